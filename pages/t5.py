@@ -1,0 +1,190 @@
+"""T5 relative position bias: buckets, bias tensor, and its effect on attention."""
+
+import numpy as np
+import streamlit as st
+
+from posviz.figures import t5 as fig
+from posviz.ui.chrome import page_header, prose, rule_error, section
+from posviz.ui.controls import lecture_mode, step_through
+from posviz.ui.exports import matrix_csv, show_figure
+from posviz.ui.snippets import t5_snippet
+from posviz.ui.t5 import (
+    MAIN_POINTS,
+    PAIR_POINTS,
+    TOY_DIM,
+    attention_view,
+    axes,
+    bias_table_input,
+    bias_view,
+    bucket_view,
+    ranges_frame,
+    t5_controls,
+    t5_problem,
+)
+from posviz.ui.texts import t5 as text
+
+s = t5_controls()
+lecture = lecture_mode()
+page_header("T5 relative position bias", "Raffel et al. 2020 · one learned scalar per head and distance bucket")
+prose(text.INTRO, label="What T5 does")
+st.latex(
+    r"\text{bucket}(n)=\begin{cases} n & n < \text{max\_exact}\\ \min\!\Big(h-1,\ \text{max\_exact}+"
+    r"\Big\lfloor \tfrac{\log(n/\text{max\_exact})}{\log(\text{max\_distance}/\text{max\_exact})}"
+    r"\,(h-\text{max\_exact})\Big\rfloor\Big) & \text{otherwise}\end{cases}"
+)
+problem = t5_problem(s)
+if problem:
+    rule_error(problem)
+    st.stop()
+
+view = bucket_view(s.q_len, s.k_len, s.align, s.num_buckets, s.max_distance, s.bidirectional)
+ax = axes(s.q_len, s.k_len, s.align, MAIN_POINTS)
+shown = dict(q_pos=ax.q_pos, k_pos=ax.k_pos, q_len=s.q_len, k_len=s.k_len, lecture=lecture)
+strides = dict(q_stride=ax.q_stride, k_stride=ax.k_stride)
+bucket_kw = dict(num_buckets=s.num_buckets, bidirectional=s.bidirectional)
+bucket_code = t5_snippet(s, part="bucket", **strides)
+half = s.num_buckets // 2 if s.bidirectional else s.num_buckets
+
+section("1 · Relative positions")
+prose(text.RELATIVE)
+show_figure(
+    fig.pipeline_figure(view.steps, 1, **bucket_kw, **shown),
+    name="t5_relative_positions",
+    alt="Heatmap of r = j - i for every query and key.",
+    csv=lambda: matrix_csv(view.steps.relative_position, ax.q_pos, ax.k_pos),
+    code=bucket_code,
+)
+
+section("2 · The bucket pipeline, step by step")
+step = step_through([title for _, title in fig.PIPELINE_STEPS])
+note = text.STEP_NOTES[step - 1].format(
+    half=half,
+    max_exact=view.max_exact,
+    max_exact_minus_1=view.max_exact - 1,
+    garbage=np.iinfo(np.int64).min + view.max_exact,
+)
+st.info(note, icon=":material/footprint:")
+step_key = fig.PIPELINE_STEPS[step - 1][0]
+step_matrix = {
+    "rel": "relative_position",
+    "n": "n",
+    "is_small": "is_small",
+    "log": "log_ratio",
+    "long": "val_if_large_raw",
+    "clamp": "val_if_large",
+    "bucket": "bucket",
+}[step_key]
+show_figure(
+    fig.pipeline_figure(view.steps, step, **bucket_kw, **shown),
+    name=f"t5_step_{step}",
+    alt=f"Heatmap of pipeline step {step}.",
+    csv=lambda: matrix_csv(getattr(view.steps, step_matrix), ax.q_pos, ax.k_pos),
+    code=bucket_code,
+)
+
+section("3 · Bucket index of every pair")
+show_figure(
+    fig.bucket_figure(view.steps.bucket, num_buckets=s.num_buckets, **shown),
+    name="t5_buckets",
+    alt="Heatmap of the T5 bucket index for every query and key.",
+    csv=lambda: matrix_csv(view.steps.bucket, ax.q_pos, ax.k_pos),
+    code=bucket_code,
+)
+show_figure(
+    fig.bucket_profile_figure(
+        view.profile_r,
+        view.profile_bucket,
+        max_exact=view.max_exact,
+        max_distance=s.max_distance,
+        bidirectional=s.bidirectional,
+        lecture=lecture,
+    ),
+    name="t5_bucket_profile",
+    alt="Step chart of the bucket against the relative position.",
+)
+
+section("4 · What each bucket covers")
+prose(text.TABLE)
+frame = ranges_frame(view.ranges, r_min=view.r_min, r_max=view.r_max, max_distance=s.max_distance)
+for note in frame["note"][frame["note"] != ""].drop_duplicates().head(3):
+    st.markdown(f"- {note}")
+st.dataframe(frame, height=min(38 + 35 * len(frame), 600 if lecture else 420))
+
+section("5 · The bias tensor, head by head")
+prose(text.BIAS)
+table, seeded = bias_table_input(s)
+tb = table.tobytes()
+bv = bias_view(tb, s.num_buckets, s.heads, s.q_len, s.k_len, s.align, s.max_distance, s.bidirectional, s.scale)
+bias_code = t5_snippet(s, part="bias", table=None if seeded else table.tolist(), **strides)
+show_figure(
+    fig.bias_figure(bv.bias[s.head], head=s.head, **shown),
+    name=f"t5_bias_head_{s.head}",
+    alt=f"Heatmap of the bias added to head {s.head}.",
+    csv=lambda: matrix_csv(bv.bias[s.head], ax.q_pos, ax.k_pos),
+    code=bias_code,
+)
+show_figure(
+    fig.bias_grid_figure(
+        bv.grid, q_pos=bv.grid_axes.q_pos, k_pos=bv.grid_axes.k_pos, q_len=s.q_len, k_len=s.k_len, lecture=lecture
+    ),
+    name="t5_bias_all_heads",
+    alt="Small multiples of every head's bias.",
+)
+
+section("6 · The effect on attention")
+prose(text.ATTENTION.format(dim=TOY_DIM))
+pair = axes(s.q_len, s.k_len, s.align, PAIR_POINTS)
+without, with_bias = attention_view(
+    tb, s.num_buckets, s.heads, s.head, s.q_len, s.k_len, s.align, s.max_distance, s.bidirectional, s.scale, s.seed
+)
+show_figure(
+    fig.attention_figure(
+        without,
+        with_bias,
+        head=s.head,
+        q_pos=pair.q_pos,
+        k_pos=pair.k_pos,
+        q_len=s.q_len,
+        k_len=s.k_len,
+        lecture=lecture,
+    ),
+    name=f"t5_attention_head_{s.head}",
+    alt="Attention weights without and with the bias.",
+    csv=lambda: matrix_csv(with_bias, pair.q_pos, pair.k_pos),
+    code=t5_snippet(
+        s,
+        part="attention",
+        table=None if seeded else table.tolist(),
+        toy_dim=TOY_DIM,
+        q_stride=pair.q_stride,
+        k_stride=pair.k_stride,
+    ),
+)
+
+section("7 · The shape pitfall: transpose(0, 2) against permute(2, 0, 1)")
+prose(text.PITFALL)
+left, right = st.columns(2)
+left.code(
+    f"values = table[bucket]              # {(s.q_len, s.k_len, s.heads)}\n"
+    f"values.permute(2, 0, 1).unsqueeze(0)  # {(1, s.heads, s.q_len, s.k_len)}  correct",
+    language="python",
+)
+right.code(
+    f"values = table[bucket]              # {(s.q_len, s.k_len, s.heads)}\n"
+    f"values.transpose(0, 2).unsqueeze(0)  # {(1, s.heads, s.k_len, s.q_len)}  seeds",
+    language="python",
+)
+if bv.seed_transpose is None:
+    st.warning(
+        f"With q_len = {s.q_len} ≠ k_len = {s.k_len}, adding the transposed bias to scores of shape "
+        f"(1, {s.heads}, {s.q_len}, {s.k_len}) fails: PyTorch cannot broadcast "
+        f"(1, {s.heads}, {s.k_len}, {s.q_len}) onto it. Set q_len = k_len to see the silent version."
+    )
+else:
+    show_figure(
+        fig.pitfall_figure(
+            bv.bias[s.head], bv.seed_transpose[s.head], head=s.head, q_pos=ax.q_pos, k_pos=ax.k_pos, lecture=lecture
+        ),
+        name="t5_transpose_pitfall",
+        alt="Correct bias, transposed bias, and their difference.",
+    )

@@ -1,0 +1,77 @@
+"""Positions and relative positions shared by every scheme.
+
+Positions are explicit 1-D integer tensors so one function serves a full
+matrix and a strided sample of a huge one.
+"""
+
+from __future__ import annotations
+
+import torch
+
+ALIGNS = ("start", "end")
+
+
+def relative_positions(q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
+    """Key minus query position, ``r = j - i``.
+
+    Args:
+        q_pos: (q_len,) int64 query positions.
+        k_pos: (k_len,) int64 key positions.
+
+    Returns:
+        (q_len, k_len) int64, ``k_pos[None, :] - q_pos[:, None]``.
+    """
+    return k_pos[None, :] - q_pos[:, None]  # (q_len, k_len)
+
+
+def query_positions(q_len: int, k_len: int, *, align: str = "start") -> torch.Tensor:
+    """Absolute positions of ``q_len`` queries against keys ``0 .. k_len - 1``.
+
+    ``align="start"`` puts the queries at the first key positions, as in the seed
+    notebooks. ``align="end"`` puts them at the last ones, as in cached decoding
+    (Hugging Face ``context_position = arange(q_len) + past_len``) and
+    Transformer-XL memory, where the keys are the past plus the current segment.
+
+    Returns:
+        (q_len,) int64.
+    """
+    if align not in ALIGNS:
+        raise ValueError(f"align must be one of {ALIGNS}, got {align!r}.")
+    if align == "end" and q_len > k_len:
+        raise ValueError(
+            f"Queries aligned at the end need at least as many keys as queries "
+            f"(q_len={q_len}, k_len={k_len}): raise k_len to {q_len} or more, "
+            "or align the queries at the start."
+        )
+    offset = k_len - q_len if align == "end" else 0
+    return torch.arange(q_len, dtype=torch.long) + offset
+
+
+def display_positions(length: int, max_points: int) -> torch.Tensor:
+    """At most ``max_points`` evenly strided positions in ``[0, length)``.
+
+    The stride is the smallest integer that fits; ``0`` and ``length - 1`` are
+    always included, so the last gap may be shorter than the stride.
+
+    Returns:
+        (n,) int64, strictly increasing, ``n <= max(max_points, 2)``.
+    """
+    if length < 1:
+        raise ValueError(f"length must be at least 1, got {length}.")
+    if max_points < 2:
+        raise ValueError(f"max_points must be at least 2, got {max_points}.")
+    if length <= max_points:
+        return torch.arange(length, dtype=torch.long)
+    stride = display_stride(length, max_points)
+    pos = torch.arange(0, length, stride, dtype=torch.long)
+    if pos[-1] != length - 1:
+        pos = torch.cat([pos, torch.tensor([length - 1])])
+    return pos
+
+
+def display_stride(length: int, max_points: int) -> int:
+    """Stride that :func:`display_positions` uses; 1 when nothing is skipped."""
+    if length <= max_points:
+        return 1
+    # ceil((length - 1) / (max_points - 2)) leaves room for the appended last position.
+    return -(-(length - 1) // (max_points - 2))

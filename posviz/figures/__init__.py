@@ -1,0 +1,1 @@
+"""Plotly figures built from tensors: no streamlit here."""

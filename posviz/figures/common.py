@@ -1,0 +1,218 @@
+"""The one heatmap builder every page uses, and the shared look.
+
+Every matrix figure has the true query positions ``i`` on the y axis and key
+positions ``j`` on the x axis (also when strided), hover with ``i``, ``j``,
+``r = j - i`` and the value, float32 data, and says when it is a sample.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+# Sequential and colourblind-safe for indices; diverging, centred at 0, for
+# signed values such as biases (ColorBrewer RdBu reads under all common CVDs).
+SEQUENTIAL = "Viridis"
+DIVERGING = "RdBu_r"
+MASK_COLOR = "#b0b0b0"
+MAX_TEXT_CELLS = 24  # write values into cells up to 24 x 24
+
+
+@dataclass(frozen=True)
+class Look:
+    """Font sizes and heights; lecture mode scales everything up for a projector."""
+
+    font: int
+    title: int
+    height: int
+    line: int
+
+
+def look(lecture: bool = False) -> Look:
+    return Look(font=20, title=26, height=720, line=4) if lecture else Look(font=13, title=16, height=460, line=2)
+
+
+def as_array(x) -> np.ndarray:
+    """A tensor or array as a numpy array (no autograd, on the CPU)."""
+    if hasattr(x, "detach"):
+        x = x.detach().cpu().numpy()
+    return np.asarray(x)
+
+
+def sample_note(q_pos, k_pos, q_len: int, k_len: int) -> str | None:
+    """Caption for a strided view, or None when every position is shown."""
+    parts = []
+    for name, pos, length in (("queries", q_pos, q_len), ("keys", k_pos, k_len)):
+        pos = as_array(pos)
+        if len(pos) < length:
+            stride = int(pos[1] - pos[0]) if len(pos) > 1 else length
+            parts.append(f"{len(pos)} of {length} {name} (every {stride}th, plus the last)")
+    return "Strided sample: " + "; ".join(parts) if parts else None
+
+
+def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, height: int | None = None) -> go.Figure:
+    """Shared title, fonts and margins."""
+    lk = look(lecture)
+    fig.update_layout(
+        title=dict(text=title, font=dict(size=lk.title), subtitle=dict(text=subtitle or "")),
+        font=dict(size=lk.font),
+        height=height or lk.height,
+        margin=dict(l=10, r=10, t=90 if subtitle else 60, b=10),
+        hoverlabel=dict(font=dict(size=lk.font)),
+    )
+    return fig
+
+
+def _heatmap_trace(z, q_pos, k_pos, *, value_name: str, value_format: str, **kwargs) -> go.Heatmap:
+    q = as_array(q_pos).astype(np.int64)
+    k = as_array(k_pos).astype(np.int64)
+    rel = (k[None, :] - q[:, None]).astype(np.int32)  # (q, k), r = j - i
+    z = as_array(z).astype(np.float32)
+    text = {}
+    if z.shape[0] <= MAX_TEXT_CELLS and z.shape[1] <= MAX_TEXT_CELLS:
+        text = dict(texttemplate=f"%{{z:{value_format}}}")
+    return go.Heatmap(
+        z=z,
+        x=k.astype(np.int32),
+        y=q.astype(np.int32),
+        customdata=rel,
+        hovertemplate=(
+            "query i = %{y}<br>key j = %{x}<br>r = j − i = %{customdata}"
+            f"<br>{value_name} = %{{z:{value_format}}}<extra></extra>"
+        ),
+        **text,
+        **kwargs,
+    )
+
+
+def _colors(z, palette: str, zmin, zmax) -> dict:
+    if palette == "diverging":
+        z = as_array(z)
+        finite = z[np.isfinite(z)]
+        bound = float(np.abs(finite).max()) if finite.size else 1.0
+        bound = bound or 1.0
+        return dict(
+            colorscale=DIVERGING, zmid=0.0, zmin=-bound if zmin is None else zmin, zmax=bound if zmax is None else zmax
+        )
+    return dict(colorscale=SEQUENTIAL, zmin=zmin, zmax=zmax)
+
+
+def _axes(fig: go.Figure, **where) -> None:
+    fig.update_xaxes(title_text="key position j", **where)
+    fig.update_yaxes(title_text="query position i", autorange="reversed", **where)
+
+
+def heatmap(
+    z,
+    *,
+    q_pos,
+    k_pos,
+    title: str,
+    value_name: str,
+    palette: str = "sequential",
+    q_len: int | None = None,
+    k_len: int | None = None,
+    subtitle: str | None = None,
+    lecture: bool = False,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    value_format: str = ".3g",
+    colorbar_title: str | None = None,
+) -> go.Figure:
+    """A ``(q, k)`` matrix as a heatmap on its true positions.
+
+    Args:
+        z: (len(q_pos), len(k_pos)) values; NaN cells are left blank.
+        q_pos, k_pos: the positions the rows and columns stand for.
+        palette: ``"sequential"`` (indices) or ``"diverging"`` (signed, centred at 0).
+        q_len, k_len: full lengths, to say when the view is a strided sample.
+    """
+    fig = go.Figure(
+        _heatmap_trace(
+            z,
+            q_pos,
+            k_pos,
+            value_name=value_name,
+            value_format=value_format,
+            colorbar=dict(title=dict(text=colorbar_title or value_name)),
+            **_colors(z, palette, zmin, zmax),
+        )
+    )
+    _axes(fig)
+    note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
+    subtitle = " · ".join(s for s in (subtitle, note) if s) or None
+    return finish(fig, title=title, subtitle=subtitle, lecture=lecture)
+
+
+def add_mask(fig: go.Figure, mask, *, q_pos, k_pos, label: str, color: str = MASK_COLOR) -> go.Figure:
+    """Paint the cells where ``mask`` is true in one flat colour, with ``label`` on hover."""
+    mask = as_array(mask).astype(bool)
+    if not mask.any():
+        return fig
+    z = np.where(mask, 1.0, np.nan).astype(np.float32)
+    trace = _heatmap_trace(
+        z,
+        q_pos,
+        k_pos,
+        value_name="cell",
+        value_format=".0f",
+        colorscale=[[0, color], [1, color]],
+        showscale=False,
+        name=label,
+    )
+    trace.hovertemplate = f"query i = %{{y}}<br>key j = %{{x}}<br>r = j − i = %{{customdata}}<br>{label}<extra></extra>"
+    trace.texttemplate = None
+    fig.add_trace(trace)
+    return fig
+
+
+def heatmap_grid(
+    zs,
+    *,
+    q_pos,
+    k_pos,
+    titles: list[str],
+    title: str,
+    value_name: str,
+    palette: str = "diverging",
+    q_len: int | None = None,
+    k_len: int | None = None,
+    subtitle: str | None = None,
+    lecture: bool = False,
+    cols: int = 4,
+) -> go.Figure:
+    """Small multiples of ``(n, q, k)`` matrices on one shared colour scale."""
+    zs = as_array(zs).astype(np.float32)
+    n = zs.shape[0]
+    cols = min(cols, n)
+    rows = -(-n // cols)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=titles,
+        horizontal_spacing=0.03,
+        vertical_spacing=0.08 / max(rows, 1) + 0.04,
+    )
+    colors = _colors(zs, palette, None, None)
+    coloraxis = dict(
+        colorscale=colors["colorscale"],
+        cmin=colors.get("zmin"),
+        cmax=colors.get("zmax"),
+        colorbar=dict(title=dict(text=value_name)),
+    )
+    if palette == "diverging":
+        coloraxis["cmid"] = 0.0
+    for h in range(n):
+        trace = _heatmap_trace(zs[h], q_pos, k_pos, value_name=value_name, value_format=".3g", coloraxis="coloraxis")
+        trace.texttemplate = None
+        fig.add_trace(trace, row=h // cols + 1, col=h % cols + 1)
+    fig.update_layout(coloraxis=coloraxis)
+    fig.update_xaxes(showticklabels=rows == 1)
+    fig.update_yaxes(autorange="reversed")
+    note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
+    subtitle = " · ".join(s for s in (subtitle, note, "rows: query i, columns: key j") if s)
+    lk = look(lecture)
+    return finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 170 * rows + 120))

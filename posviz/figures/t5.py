@@ -1,0 +1,242 @@
+"""Figures for the T5 relative-bias explorer."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posviz.encodings.t5 import T5BucketSteps
+from posviz.figures.common import add_mask, as_array, finish, heatmap, heatmap_grid, look
+
+# The walk-through, in the order the seed notebooks take it: (key, title).
+PIPELINE_STEPS = (
+    ("rel", "1 · relative position r = j − i"),
+    ("n", "2 · distance n"),
+    ("is_small", "3 · is_small = n < max_exact"),
+    ("log", "4 · val_if_large as a float"),
+    ("long", "5 · val_if_large after .long()"),
+    ("clamp", "6 · clamped to the last bucket"),
+    ("bucket", "7 · bucket = torch.where(is_small, n, val_if_large)"),
+)
+INT64_MIN = np.iinfo(np.int64).min
+
+
+def pipeline_figure(
+    steps: T5BucketSteps,
+    step: int,
+    *,
+    q_pos,
+    k_pos,
+    q_len: int,
+    k_len: int,
+    bidirectional: bool,
+    num_buckets: int,
+    lecture: bool = False,
+) -> go.Figure:
+    """One step (1-based) of the bucket pipeline as a heatmap of the shown cells."""
+    key, title = PIPELINE_STEPS[step - 1]
+    half = num_buckets // 2 if bidirectional else num_buckets
+    common = dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture)
+    n = as_array(steps.n)
+    if key == "rel":
+        return heatmap(
+            steps.relative_position,
+            title=title,
+            value_name="r",
+            palette="diverging",
+            subtitle="negative: the key is in the query's past",
+            value_format="d",
+            **common,
+        )
+    if key == "n":
+        sub = (
+            (f"n = |r|; future keys (r > 0) will add an offset of {half} to use the upper half of the buckets")
+            if bidirectional
+            else ("n = max(−r, 0): every future key gets n = 0")
+        )
+        return heatmap(n, title=title, value_name="n", subtitle=sub, value_format="d", **common)
+    if key == "is_small":
+        return heatmap(
+            as_array(steps.is_small).astype(np.float32),
+            title=title,
+            value_name="is_small",
+            subtitle=f"max_exact = {steps.max_exact}: distances below it are their own bucket",
+            zmin=0,
+            zmax=1,
+            value_format=".0f",
+            **common,
+        )
+    if key == "log":
+        val = steps.max_exact + as_array(steps.log_ratio)
+        fig = heatmap(
+            np.where(np.isfinite(val), val, np.nan),
+            title=title,
+            value_name="val_if_large",
+            subtitle="max_exact + log(n / max_exact) / log(max_distance / max_exact) · "
+            "(half − max_exact); grey: −inf, from log(0) where n = 0",
+            value_format=".4g",
+            **common,
+        )
+        return add_mask(fig, ~np.isfinite(val), q_pos=q_pos, k_pos=k_pos, label="val_if_large = −inf (log 0)")
+    if key in ("long", "clamp"):
+        raw = as_array(steps.val_if_large_raw if key == "long" else steps.val_if_large)
+        garbage = raw < -(2**62)  # int64 min + max_exact, from (-inf).long()
+        sub = (
+            (f"max_exact + trunc(·): −inf became int64 min + {steps.max_exact} = {INT64_MIN + steps.max_exact} (grey)")
+            if key == "long"
+            else (f"torch.min(·, {half - 1}); the int64-min garbage (grey) is still there")
+        )
+        fig = heatmap(
+            np.where(garbage, np.nan, raw).astype(np.float32),
+            title=title,
+            value_name="val_if_large",
+            subtitle=sub,
+            value_format="d",
+            **common,
+        )
+        return add_mask(
+            fig,
+            garbage,
+            q_pos=q_pos,
+            k_pos=k_pos,
+            label=f"{INT64_MIN + steps.max_exact} (int64 min + max_exact), discarded by torch.where",
+        )
+    return bucket_figure(steps.bucket, num_buckets=num_buckets, title=title, **common)
+
+
+def bucket_figure(
+    bucket,
+    *,
+    q_pos,
+    k_pos,
+    q_len: int,
+    k_len: int,
+    num_buckets: int,
+    lecture: bool = False,
+    title: str = "Bucket index of every (query, key) pair",
+) -> go.Figure:
+    """The final bucket matrix on a fixed 0 .. num_buckets − 1 scale."""
+    return heatmap(
+        bucket,
+        q_pos=q_pos,
+        k_pos=k_pos,
+        q_len=q_len,
+        k_len=k_len,
+        lecture=lecture,
+        title=title,
+        value_name="bucket",
+        zmin=0,
+        zmax=num_buckets - 1,
+        value_format="d",
+        subtitle="constant along each diagonal: the bucket depends on r = j − i only",
+    )
+
+
+def bucket_profile_figure(
+    r, bucket, *, max_exact: int, max_distance: int, bidirectional: bool, lecture: bool = False
+) -> go.Figure:
+    """Bucket against relative position, with max_exact and max_distance marked."""
+    lk = look(lecture)
+    r = as_array(r).astype(np.int32)
+    b = as_array(bucket).astype(np.int32)
+    fig = go.Figure(
+        go.Scatter(
+            x=r,
+            y=b,
+            mode="lines",
+            line=dict(shape="hv", width=lk.line),
+            name="bucket",
+            hovertemplate="r = %{x}<br>bucket = %{y}<extra></extra>",
+        )
+    )
+    marks = [(-max_exact, "−max_exact"), (-max_distance, "−max_distance")]
+    if bidirectional:
+        marks += [(max_exact, "max_exact"), (max_distance, "max_distance")]
+    for x, label in marks:
+        if r.min() <= x <= r.max():
+            fig.add_vline(
+                x=x, line=dict(dash="dot", color="#555"), annotation_text=label, annotation_font_size=lk.font - 2
+            )
+    fig.update_xaxes(title_text="relative position r = j − i")
+    fig.update_yaxes(title_text="bucket")
+    return finish(
+        fig,
+        title="Bucket as a function of distance",
+        subtitle="one step per distance up to max_exact, then logarithmically wider steps",
+        lecture=lecture,
+        height=int(lk.height * 0.8),
+    )
+
+
+def bias_figure(
+    bias_h, *, head: int, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False, zmax: float | None = None
+) -> go.Figure:
+    """One head's additive bias ``bias[0, head]`` on a diverging scale."""
+    return heatmap(
+        bias_h,
+        q_pos=q_pos,
+        k_pos=k_pos,
+        q_len=q_len,
+        k_len=k_len,
+        lecture=lecture,
+        title=f"Bias added to head {head}'s logits",
+        value_name="bias",
+        palette="diverging",
+        zmin=None if zmax is None else -zmax,
+        zmax=zmax,
+        subtitle="scale · table[bucket(j − i), head]",
+    )
+
+
+def bias_grid_figure(bias, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
+    """Every head's bias, small multiples on one shared diverging scale."""
+    heads = bias.shape[0]
+    return heatmap_grid(
+        bias,
+        q_pos=q_pos,
+        k_pos=k_pos,
+        q_len=q_len,
+        k_len=k_len,
+        lecture=lecture,
+        titles=[f"head {h}" for h in range(heads)],
+        value_name="bias",
+        title=f"All {heads} heads of the bias tensor (1, {heads}, q_len, k_len)",
+        cols=4 if heads <= 16 else 8,
+    )
+
+
+def attention_figure(
+    without, with_bias, *, head: int, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False
+) -> go.Figure:
+    """Toy attention weights without and with the bias, on one scale."""
+    both = np.stack([as_array(without), as_array(with_bias)])
+    return heatmap_grid(
+        both,
+        q_pos=q_pos,
+        k_pos=k_pos,
+        q_len=q_len,
+        k_len=k_len,
+        lecture=lecture,
+        titles=["softmax(q kᵀ / √d)", f"softmax(q kᵀ / √d + bias[{head}])"],
+        title=f"Attention weights of head {head}, without and with the position bias",
+        value_name="weight",
+        palette="sequential",
+        cols=2,
+    )
+
+
+def pitfall_figure(correct, transposed, *, head: int, q_pos, k_pos, lecture: bool = False) -> go.Figure:
+    """``permute(2, 0, 1)`` against the seeds' ``transpose(0, 2)`` for a square bias."""
+    correct, transposed = as_array(correct), as_array(transposed)
+    return heatmap_grid(
+        np.stack([correct, transposed, transposed - correct]),
+        q_pos=q_pos,
+        k_pos=k_pos,
+        titles=["permute(2, 0, 1): correct", "transpose(0, 2): added at (i, j)", "difference"],
+        title=f"Head {head}: the same tensor, two reshapes",
+        subtitle="transpose(0, 2) swaps queries and keys: it adds bias(i − j) instead of bias(j − i)",
+        value_name="bias",
+        palette="diverging",
+        cols=3,
+        lecture=lecture,
+    )

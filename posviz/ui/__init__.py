@@ -1,0 +1,1 @@
+"""Streamlit layer: URL-bound controls, page chrome, exports, cached backend calls."""

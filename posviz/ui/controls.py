@@ -1,0 +1,141 @@
+"""Widgets bound to the URL, one definition per key (``posviz.ui.params``).
+
+``control(key)`` renders the widget for ``key`` with ``bind="query-params"``
+and returns a valid value. On the first render it reads the raw link value
+itself: what Streamlit would silently drop or accept off-step becomes a
+visible notice, and a corrected value is applied with one rerun.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from posviz.ui.params import PARAMS, Param, format_value, parse
+
+_PENDING = "_posviz_pending"  # key -> value to apply before the widget on the next run
+_CORRECTED = "_posviz_corrected"  # keys already corrected once (guards against loops)
+_NOTICES = "_posviz_notices"  # key -> (message, value it was about)
+
+
+def _widget(p: Param, lo: Any, hi: Any, disabled: bool, where: Any) -> Any:
+    common = dict(key=p.key, help=p.help or None, bind="query-params", disabled=disabled)
+    if p.widget == "toggle":
+        return where.toggle(p.label, value=p.default, **common)
+    if p.widget == "radio":
+        return where.radio(
+            p.label,
+            p.options,
+            index=p.options.index(p.default),
+            horizontal=True,
+            captions=[p.option_labels.get(o, "") for o in p.options],
+            **common,
+        )
+    default = min(max(p.default, lo), hi)
+    cast = int if p.kind == "int" else float
+    kwargs = dict(min_value=cast(lo), max_value=cast(hi), value=cast(default), step=cast(p.step or 1))
+    if p.widget == "slider":
+        return where.slider(p.label, **kwargs, **common)
+    return where.number_input(p.label, **kwargs, **common)
+
+
+def control(
+    key: str,
+    *,
+    min_value: float | None = None,
+    max_value: float | None = None,
+    disabled: bool = False,
+    where: Any = None,
+) -> Any:
+    """Render the URL-bound widget for ``key`` and return its validated value.
+
+    Args:
+        key: a key of ``PARAMS``; also the URL query parameter.
+        min_value, max_value: bounds that depend on other settings (for
+            example ``head < heads``); they tighten the definition's bounds.
+        disabled: grey the widget out (its value still counts).
+        where: container to draw into; the sidebar by default.
+    """
+    p = PARAMS[key]
+    where = st.sidebar if where is None else where
+    state = st.session_state
+    pending = state.setdefault(_PENDING, {})
+    notices = state.setdefault(_NOTICES, {})
+    corrected = state.setdefault(_CORRECTED, set())
+    lo = p.min if min_value is None else min_value
+    hi = p.max if max_value is None else max_value
+
+    wanted = None
+    if key in pending:
+        state[key] = pending.pop(key)
+    elif key not in state:
+        raw = st.query_params.get(key)
+        if raw is not None:
+            wanted, notice = parse(p, raw, min_value=lo, max_value=hi)
+            if notice:
+                notices[key] = (notice, wanted)
+    elif p.kind in ("int", "float") and not lo <= state[key] <= hi:
+        state[key] = min(max(state[key], lo), hi)  # bounds moved under a kept value
+
+    value = _widget(p, lo, hi, disabled, where)
+    if wanted is not None and value != wanted and key not in corrected:
+        corrected.add(key)
+        pending[key] = wanted
+        st.rerun()
+    if key in notices and notices[key][1] != value:
+        del notices[key]  # the user has moved on from the value the notice was about
+    return value
+
+
+def refuse(key: str, message: str, value: Any) -> None:
+    """Record a notice for ``key`` that a page-level rule changed its value."""
+    notices = st.session_state.setdefault(_NOTICES, {})
+    notices[key] = (message, value)
+
+
+def show_notices() -> None:
+    """One warning per link value that was refused or adjusted."""
+    for message, _ in st.session_state.get(_NOTICES, {}).values():
+        st.warning(message, icon=":material/link_off:")
+
+
+def lecture_mode() -> bool:
+    """Whether lecture mode is on (set by the sidebar toggle in ``app.py``)."""
+    return bool(st.session_state.get("lecture", False))
+
+
+def describe(key: str, value: Any) -> str:
+    """``key=value`` as a link would carry it."""
+    return f"{key}={format_value(PARAMS[key], value)}"
+
+
+def _shift_step(delta: int, last: int) -> None:
+    st.session_state["step"] = min(max(int(st.session_state.get("step", 1)) + delta, 1), last)
+
+
+def step_through(titles: list[str] | tuple[str, ...], *, where: Any = None) -> int:
+    """Previous / Next buttons and a URL-bound ``step`` slider; returns the 1-based step."""
+    where = st.container() if where is None else where
+    last = len(titles)
+    current = int(st.session_state.get("step", 1))
+    prev_col, next_col, slider_col = where.columns([1, 1, 5], vertical_alignment="bottom")
+    prev_col.button(
+        "Previous",
+        icon=":material/arrow_back:",
+        on_click=_shift_step,
+        args=(-1, last),
+        disabled=current <= 1,
+        key="step_prev",
+        width="stretch",
+    )
+    next_col.button(
+        "Next",
+        icon=":material/arrow_forward:",
+        on_click=_shift_step,
+        args=(1, last),
+        disabled=current >= last,
+        key="step_next",
+        width="stretch",
+    )
+    return control("step", max_value=last, where=slider_col)

@@ -1,0 +1,61 @@
+"""Every figure with its exports: PNG (scale 2) from Plotly's toolbar, the CSV
+of the matrix shown, and PyTorch code that reproduces it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+
+def plotly_config(name: str) -> dict:
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "scale": 2, "filename": name},
+    }
+
+
+def matrix_csv(matrix, q_pos, k_pos) -> str:
+    """CSV with query positions as rows and key positions as columns."""
+    frame = pd.DataFrame(
+        np.asarray(matrix),
+        index=pd.Index(np.asarray(q_pos), name="query i \\ key j"),
+        columns=np.asarray(k_pos),
+    )
+    return frame.to_csv()
+
+
+def show_figure(
+    fig: go.Figure,
+    *,
+    name: str,
+    alt: str,
+    csv=None,
+    code: str | None = None,
+) -> None:
+    """Draw ``fig`` and, under it, its CSV download and PyTorch code.
+
+    Args:
+        name: file stem for the PNG and CSV downloads; also the element key.
+        alt: one sentence describing the figure for screen readers.
+        csv: a zero-argument callable returning the CSV text (built on click).
+        code: Python that reproduces the figure's tensor.
+    """
+    st.plotly_chart(fig, config=plotly_config(name), theme=None, key=f"fig_{name}", alt=alt)
+    if csv is None and code is None:
+        return
+    left, right = st.columns([1, 3])
+    if csv is not None:
+        left.download_button(
+            "CSV of this matrix",
+            data=csv,
+            file_name=f"{name}.csv",
+            mime="text/csv",
+            on_click="ignore",
+            key=f"csv_{name}",
+            icon=":material/download:",
+        )
+    if code is not None:
+        with right.expander("PyTorch code", icon=":material/code:"):
+            st.code(code, language="python")

@@ -1,0 +1,68 @@
+"""The home page's permutation demo and scheme map."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from posviz.encodings.attention import self_attention
+from posviz.encodings.t5 import t5_bias
+
+SENTENCE = ("dog", "bites", "man")
+SHUFFLED = ("man", "bites", "dog")
+DIM = 4
+
+SCHEMES = [
+    ("none", "—", "—", "nothing: attention sees a set", None),
+    ("sinusoidal", "Vaswani et al. 2017", "absolute, fixed", "sin/cos of the position added to each token", None),
+    ("learned absolute", "BERT, GPT", "absolute, learned", "a learned vector per position added to each token", None),
+    ("Shaw relative", "Shaw et al. 2018", "relative, learned", "a learned vector per clipped distance, in q·k", None),
+    ("Music Transformer skew", "Huang et al. 2018", "relative, learned", "Shaw's term in O(L d) memory", None),
+    ("T5 bias", "Raffel et al. 2020", "relative, learned", "a learned scalar per head and distance bucket", "t5"),
+    ("RoPE", "Su et al. 2021", "relative, fixed", "rotates q and k by angles proportional to position", None),
+    ("ALiBi", "Press et al. 2022", "relative, fixed", "a linear penalty −m·|i − j| per head", None),
+    ("CoPE", "Golovneva et al. 2024", "contextual, learned", "positions that count gated tokens, not all tokens", None),
+]
+
+
+def _outputs(words: tuple[str, ...], with_bias: bool, seed: int) -> torch.Tensor:
+    g = torch.Generator().manual_seed(seed)
+    vocab = {w: torch.randn(DIM, generator=g) for w in sorted(set(SENTENCE))}
+    w_q, w_k, w_v = (torch.randn(DIM, DIM, generator=g) for _ in range(3))
+    table = torch.randn(8, 1, generator=g)  # a T5 table: 8 buckets, 1 head
+    x = torch.stack([vocab[w] for w in words])  # (seq, DIM)
+    pos = torch.arange(len(words))
+    bias = t5_bias(table, pos, pos, bidirectional=True, max_distance=4)[0] if with_bias else None
+    return self_attention(x, w_q, w_k, w_v, bias=bias)[1]  # (seq, DIM)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def permutation_demo(seed: int = 0) -> tuple[pd.DataFrame, float, float]:
+    """Each word's output in both orders, without and with a position bias.
+
+    Returns:
+        A table per word, and the largest change of any word's output under the
+        shuffle without and with the bias.
+    """
+    rows, worst = [], {False: 0.0, True: 0.0}
+    for with_bias in (False, True):
+        a, b = _outputs(SENTENCE, with_bias, seed), _outputs(SHUFFLED, with_bias, seed)
+        for w in SENTENCE:
+            va, vb = a[SENTENCE.index(w)], b[SHUFFLED.index(w)]
+            change = float((va - vb).abs().max())
+            worst[with_bias] = max(worst[with_bias], change)
+            rows.append(
+                {
+                    "position term": "T5 bias" if with_bias else "none",
+                    "word": w,
+                    f"output in '{' '.join(SENTENCE)}'": ", ".join(f"{v:+.3f}" for v in va.tolist()),
+                    f"output in '{' '.join(SHUFFLED)}'": ", ".join(f"{v:+.3f}" for v in vb.tolist()),
+                    "largest change": f"{change:.3g}",
+                }
+            )
+    return pd.DataFrame(rows), worst[False], worst[True]
+
+
+def scheme_frame() -> pd.DataFrame:
+    return pd.DataFrame([dict(scheme=s, paper=p, kind=k, how=h) for s, p, k, h, _ in SCHEMES]).set_index("scheme")

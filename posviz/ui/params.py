@@ -1,0 +1,249 @@
+"""One definition per URL parameter, and the Python-side parsing of URL values.
+
+Streamlit's ``bind="query-params"`` seeds a widget from the link but silently
+drops values it cannot parse and does not enforce ``step``; :func:`parse`
+reads the raw text itself so the page can say what it refused or changed.
+No streamlit here: this module is plain Python and tested on its own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+MAX_LEN = 131072
+
+Kind = Literal["int", "float", "choice", "bool"]
+Widget = Literal["slider", "number", "toggle", "radio"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A control bound to the URL key ``key``: the same meaning on every page."""
+
+    key: str
+    label: str
+    kind: Kind
+    default: Any
+    widget: Widget
+    help: str = ""
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+    even: bool = False
+    options: tuple[str, ...] = ()
+    option_labels: dict[str, str] = field(default_factory=dict)
+
+
+PARAMS: dict[str, Param] = {
+    p.key: p
+    for p in [
+        Param(
+            "lecture",
+            "Lecture mode",
+            "bool",
+            False,
+            "toggle",
+            help="Large fonts and taller figures for a projector; explanations fold into expanders.",
+        ),
+        Param(
+            "q_len",
+            "Query length q_len",
+            "int",
+            128,
+            "number",
+            min=1,
+            max=MAX_LEN,
+            step=1,
+            help="Number of query positions. Large values are drawn as a strided sample.",
+        ),
+        Param(
+            "k_len",
+            "Key length k_len",
+            "int",
+            128,
+            "number",
+            min=1,
+            max=MAX_LEN,
+            step=1,
+            help="Number of key positions (more than q_len with a cache or memory).",
+        ),
+        Param(
+            "align",
+            "Queries sit at",
+            "choice",
+            "start",
+            "radio",
+            options=("start", "end"),
+            option_labels={
+                "start": "i = 0, 1, ... as in the seeds",
+                "end": "i = k_len - q_len, ...: cached decoding, Transformer-XL",
+            },
+            help="Where the queries are among the keys: i = 0.. or i = k_len - q_len..",
+        ),
+        Param(
+            "num_buckets",
+            "Buckets num_buckets",
+            "int",
+            32,
+            "slider",
+            min=1,
+            max=256,
+            step=1,
+            help="Total number of buckets (T5 uses 32); halved per direction when bidirectional.",
+        ),
+        Param(
+            "max_distance",
+            "Max distance max_distance",
+            "int",
+            128,
+            "number",
+            min=1,
+            max=MAX_LEN,
+            step=1,
+            help="Distances from here on share the last bucket (T5 uses 128).",
+        ),
+        Param(
+            "bidirectional",
+            "Bidirectional (encoder)",
+            "bool",
+            True,
+            "toggle",
+            help="On: encoder, past and future keys get separate buckets. Off: decoder, "
+            "every future key shares bucket 0.",
+        ),
+        Param(
+            "heads",
+            "Heads",
+            "int",
+            8,
+            "slider",
+            min=1,
+            max=64,
+            step=1,
+            help="Columns of the bias table: each head learns its own scalar per bucket.",
+        ),
+        Param(
+            "head",
+            "Head shown",
+            "int",
+            0,
+            "slider",
+            min=0,
+            max=63,
+            step=1,
+            help="Which head's bias and attention to draw.",
+        ),
+        Param(
+            "scale",
+            "Bias scale",
+            "float",
+            1.0,
+            "slider",
+            min=-4.0,
+            max=4.0,
+            step=0.05,
+            help="Multiplies the bias (1 in T5; the seed notebooks call it rp_scale).",
+        ),
+        Param(
+            "seed",
+            "Seed",
+            "int",
+            0,
+            "number",
+            min=0,
+            max=2**31 - 1,
+            step=1,
+            help="Seeds the random bias table and the toy queries and keys.",
+        ),
+        Param("step", "Step", "int", 1, "slider", min=1, max=64, step=1, help="Step of the walk-through."),
+    ]
+}
+
+
+def format_value(param: Param, value: Any) -> str:
+    """How a value reads in a notice or a link."""
+    if param.kind == "bool":
+        return "on" if value else "off"
+    if param.kind == "float":
+        return f"{value:g}"
+    return str(value)
+
+
+def quote_raw(raw: str, limit: int = 40) -> str:
+    """URL text made safe to show inside markdown: printable, short, escaped."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in raw)
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    return "".join("\\" + ch if ch in "\\`*_{}[]()<>#+-.!|~$&:=;'\"" else ch for ch in text)
+
+
+def parse(
+    param: Param, raw: str, *, min_value: float | None = None, max_value: float | None = None
+) -> tuple[Any, str | None]:
+    """Value to use for the URL text ``raw``, and a notice if it was not taken as is.
+
+    Args:
+        param: the parameter's definition.
+        raw: the text after ``key=`` in the link.
+        min_value, max_value: tighter bounds that depend on other settings.
+
+    Returns:
+        ``(value, notice)``: ``notice`` is None when ``raw`` was used unchanged,
+        otherwise a sentence saying what was refused or adjusted and why.
+    """
+    lo = param.min if min_value is None else min_value
+    hi = param.max if max_value is None else max_value
+    shown = f"{param.key}={quote_raw(raw)}"
+    default = param.default
+    if param.kind in ("int", "float") and lo is not None and hi is not None:
+        default = min(max(default, lo), hi)
+    fallback = f"using {format_value(param, default)} instead"
+
+    if param.kind == "bool":
+        word = raw.strip().lower()
+        if word in ("true", "1", "yes", "on"):
+            return True, None
+        if word in ("false", "0", "no", "off"):
+            return False, None
+        return default, f"{shown} in the link is not on or off (true/false, 1/0); {fallback}."
+
+    if param.kind == "choice":
+        word = raw.strip().lower()
+        if word in param.options:
+            return word, None
+        allowed = ", ".join(param.options)
+        return default, f"{shown} in the link is not one of {allowed}; {fallback}."
+
+    try:
+        number = float(raw.strip())
+    except ValueError:
+        what = "a whole number" if param.kind == "int" else "a number"
+        return default, f"{shown} in the link is not {what}; {fallback}."
+    if not math.isfinite(number):
+        return default, f"{shown} in the link is not a finite number; {fallback}."
+
+    # Out of range falls back to the default, as Streamlit's own binding does.
+    if lo is not None and number < lo:
+        return default, f"{shown} in the link is below the smallest allowed, {format_value(param, lo)}; {fallback}."
+    if hi is not None and number > hi:
+        return default, f"{shown} in the link is above the largest allowed, {format_value(param, hi)}; {fallback}."
+    notes = []
+    step = param.step or 0
+    if step:
+        base = lo if lo is not None else 0
+        snapped = base + round((number - base) / step) * step
+        snapped = round(snapped, 10)
+        if hi is not None and snapped > hi:
+            snapped -= step
+        if not math.isclose(snapped, number, rel_tol=0, abs_tol=1e-9):
+            notes.append(f"not a multiple of the step {format_value(param, step)}")
+            number = snapped
+    if param.even and int(number) % 2:
+        number = int(number) - 1 if lo is None or int(number) - 1 >= lo else int(number) + 1
+        notes.append("odd, and it must be even")
+    value: Any = int(round(number)) if param.kind == "int" else float(number)
+    if notes:
+        return value, f"{shown} in the link is {' and '.join(notes)}; using {format_value(param, value)}."
+    return value, None

@@ -1,0 +1,330 @@
+"""The T5 page's settings and its cached backend calls (keyed by scalars)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+import torch
+
+from posviz.checkpoints import EXTRACT_SNIPPET, CheckpointError, read_bias_tables
+from posviz.encodings.attention import attention_weights_sampled, toy_qk
+from posviz.encodings.positions import display_positions, display_stride, query_positions
+from posviz.encodings.t5 import (
+    T5BucketRange,
+    T5BucketSteps,
+    check_t5_config,
+    t5_bias,
+    t5_bias_seed_transpose,
+    t5_bucket,
+    t5_bucket_ranges,
+    t5_bucket_steps,
+    t5_max_exact,
+)
+from posviz.ui.controls import control
+from posviz.ui.snippets import T5Settings
+
+MAIN_POINTS = 192  # per axis for single heatmaps: 192^2 cells stay well under 1 MB of chart data
+PAIR_POINTS = 128  # per axis for the attention pair
+TOY_DIM = 32
+CACHE = 64  # max entries per cached call
+MAX_UPLOAD_MB = 16  # a bias table is a few KiB; whole checkpoints should be cut down first
+
+
+def t5_controls() -> T5Settings:
+    """The sidebar controls of the T5 page, in reading order."""
+    st.sidebar.subheader("Sequence")
+    q_len = control("q_len")
+    k_len = control("k_len")
+    align = control("align")
+    st.sidebar.subheader("Buckets")
+    bidirectional = control("bidirectional")
+    num_buckets = control("num_buckets")
+    max_distance = control("max_distance")
+    st.sidebar.subheader("Bias table")
+    heads = control("heads")
+    head = control("head", max_value=heads - 1) if heads > 1 else 0
+    scale = control("scale")
+    seed = control("seed")
+    return T5Settings(
+        q_len=q_len,
+        k_len=k_len,
+        align=align,
+        num_buckets=num_buckets,
+        max_distance=max_distance,
+        bidirectional=bidirectional,
+        heads=heads,
+        scale=scale,
+        seed=seed,
+        head=head,
+    )
+
+
+def t5_problem(s: T5Settings) -> str | None:
+    """The first cross-field rule the settings break, as a message; None if fine."""
+    try:
+        check_t5_config(bidirectional=s.bidirectional, num_buckets=s.num_buckets, max_distance=s.max_distance)
+        query_positions(s.q_len, s.k_len, align=s.align)
+    except ValueError as err:
+        return str(err)
+    return None
+
+
+@dataclass(frozen=True)
+class Axes:
+    """Shown positions of one view: (n,) int64 arrays and the strides behind them."""
+
+    q_pos: np.ndarray
+    k_pos: np.ndarray
+    q_stride: int
+    k_stride: int
+
+
+def _offset(q_len: int, k_len: int, align: str) -> int:
+    """Position of the first query: 0, or k_len - q_len when aligned at the end."""
+    return k_len - q_len if align == "end" else 0
+
+
+def axes(q_len: int, k_len: int, align: str, points: int) -> Axes:
+    q = display_positions(q_len, points) + _offset(q_len, k_len, align)
+    return Axes(
+        q_pos=q.numpy(),
+        k_pos=display_positions(k_len, points).numpy(),
+        q_stride=display_stride(q_len, points),
+        k_stride=display_stride(k_len, points),
+    )
+
+
+@dataclass(frozen=True)
+class BucketView:
+    """Everything on the page that does not depend on the table."""
+
+    steps: T5BucketSteps  # every intermediate on the shown cells
+    max_exact: int
+    profile_r: np.ndarray
+    profile_bucket: np.ndarray
+    ranges: list[T5BucketRange]
+    r_min: int
+    r_max: int
+
+
+@st.cache_data(max_entries=CACHE, show_spinner=False)
+def bucket_view(
+    q_len: int, k_len: int, align: str, num_buckets: int, max_distance: int, bidirectional: bool
+) -> BucketView:
+    ax = axes(q_len, k_len, align, MAIN_POINTS)
+    rel = torch.from_numpy(ax.k_pos)[None, :] - torch.from_numpy(ax.q_pos)[:, None]  # (q shown, k shown)
+    steps = t5_bucket_steps(rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    offset = _offset(q_len, k_len, align)
+    r_min, r_max = -(q_len - 1 + offset), k_len - 1 - offset
+    reach = 2 * max_distance  # beyond max_distance every distance shares the last bucket
+    prof_r = torch.arange(max(r_min, -reach), min(r_max, reach) + 1)
+    prof_b = t5_bucket(prof_r, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    return BucketView(
+        steps=steps,
+        max_exact=steps.max_exact,
+        profile_r=prof_r.numpy(),
+        profile_bucket=prof_b.numpy(),
+        ranges=t5_bucket_ranges(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance),
+        r_min=r_min,
+        r_max=r_max,
+    )
+
+
+@st.cache_data(max_entries=CACHE, show_spinner=False)
+def seeded_table(num_buckets: int, heads: int, seed: int) -> np.ndarray:
+    """(num_buckets, heads) float32: N(0, 1), as ``nn.Embedding`` initialises it."""
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(num_buckets, heads, generator=g).numpy()
+
+
+@dataclass(frozen=True)
+class BiasView:
+    bias: np.ndarray  # (heads, q shown, k shown)
+    grid: np.ndarray  # (heads, g, g), a coarser sample for the small multiples
+    grid_axes: Axes
+    seed_transpose: np.ndarray | None  # (heads, k shown, q shown), square views only
+
+
+def grid_points(heads: int) -> int:
+    return 64 if heads <= 4 else 48 if heads <= 16 else 32
+
+
+@st.cache_data(max_entries=CACHE, show_spinner=False)
+def bias_view(
+    table_bytes: bytes,
+    num_buckets: int,
+    heads: int,
+    q_len: int,
+    k_len: int,
+    align: str,
+    max_distance: int,
+    bidirectional: bool,
+    scale: float,
+) -> BiasView:
+    table = torch.from_numpy(np.frombuffer(table_bytes, dtype=np.float32).reshape(num_buckets, heads).copy())
+    ax = axes(q_len, k_len, align, MAIN_POINTS)
+    gx = axes(q_len, k_len, align, grid_points(heads))
+    kw = dict(bidirectional=bidirectional, max_distance=max_distance)
+    q, k = torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
+    bias = t5_bias(table, q, k, scale=scale, **kw)
+    grid = t5_bias(table, torch.from_numpy(gx.q_pos), torch.from_numpy(gx.k_pos), scale=scale, **kw)
+    seed_t = t5_bias_seed_transpose(table, q, k, **kw) * scale if q_len == k_len else None
+    return BiasView(
+        bias=bias.numpy(), grid=grid.numpy(), grid_axes=gx, seed_transpose=None if seed_t is None else seed_t.numpy()
+    )
+
+
+@st.cache_data(max_entries=CACHE, show_spinner=False)
+def attention_view(
+    table_bytes: bytes,
+    num_buckets: int,
+    heads: int,
+    head: int,
+    q_len: int,
+    k_len: int,
+    align: str,
+    max_distance: int,
+    bidirectional: bool,
+    scale: float,
+    seed: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Toy attention of one head, without and with the bias: two (rows, cols) float32.
+
+    The softmax runs over every key; only the shown rows and columns are kept.
+    """
+    table = torch.from_numpy(np.frombuffer(table_bytes, dtype=np.float32).reshape(num_buckets, heads).copy())
+    g = torch.Generator().manual_seed(seed)
+    torch.randn(num_buckets, heads, generator=g)  # the seeded table comes first from this generator
+    q, k = toy_qk(q_len, k_len, TOY_DIM, generator=g)
+    ax = axes(q_len, k_len, align, PAIR_POINTS)
+    offset = _offset(q_len, k_len, align)
+    q_pos = torch.from_numpy(ax.q_pos)
+    k_pos = torch.arange(k_len)
+    rows, cols = q_pos - offset, torch.from_numpy(ax.k_pos)
+    column = table[:, head : head + 1]  # (num_buckets, 1)
+
+    def bias_fn(qp: torch.Tensor, kp: torch.Tensor) -> torch.Tensor:
+        return t5_bias(column, qp, kp, bidirectional=bidirectional, max_distance=max_distance, scale=scale)[0]
+
+    kw = dict(q_pos=q_pos, k_pos=k_pos, cols=cols, causal=not bidirectional)
+    without = attention_weights_sampled(q[rows], k, **kw)
+    with_bias = attention_weights_sampled(q[rows], k, bias_fn=bias_fn, **kw)
+    return without.numpy(), with_bias.numpy()
+
+
+def max_exact_of(s: T5Settings) -> int:
+    return t5_max_exact(s.num_buckets, bidirectional=s.bidirectional)
+
+
+def ranges_frame(ranges: list[T5BucketRange], *, r_min: int, r_max: int, max_distance: int) -> pd.DataFrame:
+    """The bucket table: what each bucket covers, how many distances, exact or log."""
+    rows = []
+    last_start = {}
+    for rg in ranges:
+        if rg.kind != "unused" and rg.last is None and rg.direction in ("past", "future"):
+            last_start[rg.direction] = abs(rg.first)
+    for rg in ranges:
+        if rg.kind == "unused":
+            covers, count, used = "nothing", 0, False
+        elif rg.direction == "self and future":
+            covers, count, used = "r ≥ 0 (self and every future key)", "all", r_max >= 0
+        elif rg.last is None:
+            covers = f"r ≤ {rg.first}" if rg.first < 0 else f"r ≥ {rg.first}"
+            count = "all beyond"
+            used = r_min <= rg.first if rg.first < 0 else r_max >= rg.first
+        else:
+            lo, hi = sorted((rg.first, rg.last))
+            covers = f"r = {lo}" if lo == hi else f"{lo} ≤ r ≤ {hi}"
+            count, used = rg.count, lo <= r_max and hi >= r_min
+        note = ""
+        if rg.kind == "unused":
+            note = "never used: no relative position maps here"
+        elif rg.last is None and rg.direction in ("past", "future"):
+            note = (
+                f"last {rg.direction} bucket: starts at distance {abs(rg.first)}, not at max_distance = {max_distance}"
+            )
+        rows.append(
+            dict(
+                bucket=rg.bucket,
+                direction=rg.direction,
+                covers=covers,
+                distances=str(count),
+                kind=rg.kind,
+                **{"reached in this view": "yes" if used else "no"},
+                note=note,
+            )
+        )
+    return pd.DataFrame(rows).set_index("bucket")
+
+
+def _apply_shape(num_buckets: int, heads: int, bidirectional: bool) -> None:
+    st.session_state["num_buckets"] = num_buckets
+    st.session_state["heads"] = heads
+    st.session_state["bidirectional"] = bidirectional
+
+
+def uploaded_table(s: T5Settings) -> tuple[np.ndarray, str] | None:
+    """A table from an uploaded ``.safetensors`` file, or None (with the reason shown)."""
+    up = st.file_uploader(
+        f"Upload a real checkpoint's relative_attention_bias.weight (.safetensors only, at most {MAX_UPLOAD_MB} MiB)",
+        type=["safetensors"],
+        key="t5_upload",
+    )
+    if up is None:
+        return None
+    try:
+        tables = read_bias_tables(up.getvalue(), max_bytes=MAX_UPLOAD_MB * 2**20)
+    except CheckpointError as err:
+        st.error(str(err), icon=":material/block:")
+        st.caption("To save just the table of a full checkpoint into a small file:")
+        st.code(EXTRACT_SNIPPET, language="python")
+        return None
+    names = list(tables)
+    name = st.selectbox("Table in the file", names, key="t5_upload_name") if len(names) > 1 else names[0]
+    table = tables[name]
+    nb, heads = table.shape
+    # T5 keeps a bidirectional table in the encoder and a unidirectional one in the decoder.
+    direction = True if "encoder" in name else False if "decoder" in name else s.bidirectional
+    if (nb, heads, direction) != (s.num_buckets, s.heads, s.bidirectional):
+        mode = "bidirectional" if direction else "unidirectional"
+        st.error(
+            f"'{name}' is a ({nb}, {heads}) {mode} table, but the page is set to num_buckets = "
+            f"{s.num_buckets}, heads = {s.heads}, {'bidirectional' if s.bidirectional else 'unidirectional'}.",
+            icon=":material/straighten:",
+        )
+        if 1 <= nb <= 256 and 1 <= heads <= 64:
+            st.button(
+                f"Use num_buckets = {nb}, heads = {heads}, {mode}",
+                on_click=_apply_shape,
+                args=(nb, heads, direction),
+                key="t5_apply_shape",
+            )
+        else:
+            st.caption("That shape is outside what this page allows (num_buckets <= 256, heads <= 64).")
+        return None
+    return table.numpy(), f"uploaded '{name}'"
+
+
+def bias_table_input(s: T5Settings) -> tuple[np.ndarray, bool]:
+    """The (num_buckets, heads) float32 table in use, editable; and whether it is the seeded one."""
+    upload = uploaded_table(s)
+    base, source = (
+        upload
+        if upload is not None
+        else (seeded_table(s.num_buckets, s.heads, s.seed), f"seeded N(0, 1) with seed {s.seed}")
+    )
+    frame = pd.DataFrame(
+        base, index=pd.RangeIndex(s.num_buckets, name="bucket"), columns=[f"head {h}" for h in range(s.heads)]
+    )
+    st.caption(f"Table: {source}. Click a cell to edit it; edits and uploads are not part of the link.")
+    edited = st.data_editor(
+        frame,
+        key=f"t5_table_{s.num_buckets}_{s.heads}_{s.seed}_{source}",
+        height=min(420, 36 + 35 * s.num_buckets),
+        column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in frame.columns},
+    )
+    table = edited.astype("float32").fillna(0.0).to_numpy(np.float32)
+    return table, upload is None and np.array_equal(table, base)

@@ -1,0 +1,1 @@
+"""Explanations shown on the pages, kept apart so the page scripts stay short."""

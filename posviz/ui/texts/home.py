@@ -1,0 +1,14 @@
+"""Prose for the home page."""
+
+WHY = """\
+Self-attention compares every token with every other token through dot products `q_i · k_j`
+and mixes their values by the resulting weights. Nothing in that computation knows *where* a token
+is: shuffle the tokens and every token gets exactly the same output as before, only in the new
+order. Attention is **permutation-equivariant**; without a position signal, "dog bites man" and
+"man bites dog" are the same bag of words.
+"""
+
+AFTER = """\
+Add a position term, here a T5 relative bias, and the same shuffle changes what each token
+computes: now order matters. Every scheme in posviz is a different way of making it matter.
+"""

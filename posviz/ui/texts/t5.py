@@ -1,0 +1,72 @@
+"""Prose for the T5 page. ``{name}`` fields are filled from the current settings."""
+
+INTRO = """\
+T5 does not add anything to the token embeddings. Instead, every attention head adds
+**one learned scalar** to each logit `q_i · k_j`, chosen by the *bucket* of the relative
+position `r = j − i`. Nearby distances get a bucket each; farther ones share buckets that grow
+logarithmically up to `max_distance`, and everything beyond shares the last bucket. The table
+has shape `(num_buckets, heads)`, is computed once in the first layer and reused by every layer,
+and the bias is added unscaled. T5 uses 32 buckets and `max_distance = 128`; the encoder is
+bidirectional (half the buckets for the past, half for the future), the decoder unidirectional.
+"""
+
+RELATIVE = """\
+Every query `i` looks at every key `j`; T5 only ever sees their difference `r = j − i`
+(negative: the key is in the past). The matrix is constant along each diagonal.
+With **queries at the end** of the keys (cached decoding, Transformer-XL memory), query `0` sits at
+position `k_len − q_len`, so its row is the last row of the full square matrix, not the first.
+"""
+
+STEP_NOTES = (
+    """`rel_pos = k_pos[None, :] - q_pos[:, None]`: key minus query. Flipping the sign
+(`q - k`) is a classic bug: it swaps past and future buckets.""",
+    """**Bidirectional:** `num_buckets //= 2` ({half} per direction); future keys (`r > 0`) will be
+offset by {half} into the upper half; the distance is `n = |r|`.
+**Unidirectional:** `n = max(−r, 0)`: every future key gets `n = 0` and lands in bucket 0 with the
+query itself (the causal mask hides them anyway).""",
+    """`max_exact = {max_exact}`: distances `0 .. {max_exact_minus_1}` are their own bucket, one
+distance each. Everything else (`is_small = False`) goes to a logarithmic bucket.""",
+    """The formula is computed for **every** cell, small or not, in float32:
+`max_exact + log(n / max_exact) / log(max_distance / max_exact) · (half − max_exact)`.
+Where `n = 0`, `log(0) = −inf` (grey). Where `0 < n < max_exact` the value is below `max_exact`.
+Both are wrong as buckets, and both are thrown away in step 7.""",
+    """`.long()` truncates toward zero. Cast to int64, `−inf` has no value: the conversion is
+undefined in C and x86 returns the "integer indefinite" `−9223372036854775808` (int64 min), so those
+cells now hold `max_exact + int64 min = {garbage}` (grey). Nothing crashes, and the garbage is
+invisible unless you print it, as the seed notebooks did.""",
+    """`torch.min(val_if_large, half − 1)` keeps the logarithmic buckets inside this direction's
+half: without it, distances beyond `max_distance` would index past the table (or into the other
+direction's buckets). The garbage survives: it is already far below `half − 1`.""",
+    """`torch.where(is_small, n, val_if_large)` picks `n` wherever `is_small` is true, which is exactly
+where the garbage sits (`n = 0 < max_exact`): the `−inf` values never reach a bucket. Adding the
+direction offset gives the final bucket, in `[0, num_buckets)`.""",
+)
+
+TABLE = """\
+Bucket by bucket, the distances each one covers. Note the buckets that are **never used** (with
+bidirectional buckets, the first future bucket would hold a future key at distance 0, which does
+not exist; an odd `num_buckets` also wastes the top one), and where the last bucket **really**
+starts: the rounding down of the log makes it begin well before `max_distance`.
+"""
+
+BIAS = """\
+`compute_bias` looks up `table[bucket]`, which is `(q_len, k_len, heads)`, then
+`.permute(2, 0, 1).unsqueeze(0)` makes it `(1, heads, q_len, k_len)`: one `(q_len, k_len)`
+matrix per head, added to that head's logits. The table starts as `nn.Embedding(num_buckets, heads)`
+(standard normal); training shapes each head's column: some heads learn to look nearby, others far.
+Edit cells of the table or upload a real checkpoint's table to see a trained head.
+"""
+
+ATTENTION = """\
+Toy standard-normal queries and keys (`d = {dim}`, drawn after the table from the same seed). T5
+itself has no `1/√d`; it folds it into the initialisation of `W_q`, so the logits start with unit
+variance, as the scaled toy logits here do. The softmax runs over **every** key, also when only a
+strided sample of rows and columns is drawn.
+"""
+
+PITFALL = """\
+The seed notebooks reshape `(q_len, k_len, heads)` with `transpose(0, 2)`, which gives
+`(heads, k_len, q_len)`, not `(heads, q_len, k_len)`. With `q_len ≠ k_len` adding it to the scores
+fails with a shape error; with `q_len = k_len` it **silently** adds `bias(i − j)` at `(i, j)`: past
+and future swap. `permute(2, 0, 1)` is the correct reshape.
+"""
