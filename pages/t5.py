@@ -48,7 +48,7 @@ half = s.num_buckets // 2 if s.bidirectional else s.num_buckets
 section("1 · Relative positions")
 prose(text.RELATIVE)
 show_figure(
-    fig.pipeline_figure(view.steps, 1, **bucket_kw, **shown),
+    fig.relative_position_figure(view.steps.relative_position, **shown),
     name="t5_relative_positions",
     alt="Heatmap of r = j - i for every query and key.",
     csv=lambda: matrix_csv(view.steps.relative_position, ax.q_pos, ax.k_pos),
@@ -64,21 +64,11 @@ note = text.STEP_NOTES[step - 1].format(
     garbage=np.iinfo(np.int64).min + view.max_exact,
 )
 st.info(note, icon=":material/footprint:")
-step_key = fig.PIPELINE_STEPS[step - 1][0]
-step_matrix = {
-    "rel": "relative_position",
-    "n": "n",
-    "is_small": "is_small",
-    "log": "log_ratio",
-    "long": "val_if_large_raw",
-    "clamp": "val_if_large",
-    "bucket": "bucket",
-}[step_key]
 show_figure(
     fig.pipeline_figure(view.steps, step, **bucket_kw, **shown),
     name=f"t5_step_{step}",
     alt=f"Heatmap of pipeline step {step}.",
-    csv=lambda: matrix_csv(getattr(view.steps, step_matrix), ax.q_pos, ax.k_pos),
+    csv=lambda: matrix_csv(fig.pipeline_matrix(view.steps, step), ax.q_pos, ax.k_pos),
     code=bucket_code,
 )
 
@@ -161,24 +151,34 @@ show_figure(
     ),
 )
 
+mid = len(pair.q_pos) // 2
+show_figure(
+    fig.attention_row_figure(
+        without[mid], with_bias[mid], query=int(pair.q_pos[mid]), k_pos=pair.k_pos, lecture=lecture
+    ),
+    name=f"t5_attention_row_head_{s.head}",
+    alt="One query's attention weights over the keys, without and with the bias.",
+)
+
 section("7 · The shape pitfall: transpose(0, 2) against permute(2, 0, 1)")
 prose(text.PITFALL)
-left, right = st.columns(2)
-left.code(
-    f"values = table[bucket]              # {(s.q_len, s.k_len, s.heads)}\n"
-    f"values.permute(2, 0, 1).unsqueeze(0)  # {(1, s.heads, s.q_len, s.k_len)}  correct",
-    language="python",
-)
-right.code(
-    f"values = table[bucket]              # {(s.q_len, s.k_len, s.heads)}\n"
-    f"values.transpose(0, 2).unsqueeze(0)  # {(1, s.heads, s.k_len, s.q_len)}  seeds",
+st.code(
+    f"values = table[bucket]                 # {(s.q_len, s.k_len, s.heads)}: (q_len, k_len, heads)\n"
+    f"values.permute(2, 0, 1).unsqueeze(0)   # {(1, s.heads, s.q_len, s.k_len)}: correct\n"
+    f"values.transpose(0, 2).unsqueeze(0)    # {(1, s.heads, s.k_len, s.q_len)}: the seeds",
     language="python",
 )
 if bv.seed_transpose is None:
+    broadcasts = min(s.q_len, s.k_len) == 1
     st.warning(
         f"With q_len = {s.q_len} ≠ k_len = {s.k_len}, adding the transposed bias to scores of shape "
-        f"(1, {s.heads}, {s.q_len}, {s.k_len}) fails: PyTorch cannot broadcast "
-        f"(1, {s.heads}, {s.k_len}, {s.q_len}) onto it. Set q_len = k_len to see the silent version."
+        f"(1, {s.heads}, {s.q_len}, {s.k_len}) "
+        + (
+            f"silently broadcasts both to (1, {s.heads}, {max(s.q_len, s.k_len)}, {max(s.q_len, s.k_len)}): "
+            "a wrong shape and no error."
+            if broadcasts
+            else "fails with a shape error. Set q_len = k_len to see the version that fails silently."
+        )
     )
 else:
     show_figure(

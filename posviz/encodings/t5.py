@@ -70,6 +70,8 @@ class T5BucketSteps:
             ``log_ratio`` is ``-inf`` the cast gives int64 min, so these cells
             hold ``int64 min + max_exact``.
         val_if_large: int64, the above clamped to ``half - 1``.
+        within: int64 in ``[0, half)``, ``torch.where(is_small, n, val_if_large)``:
+            the bucket within its direction's half.
         bucket: int64 in ``[0, num_buckets)``, the final bucket index.
     """
 
@@ -81,6 +83,7 @@ class T5BucketSteps:
     log_ratio: torch.Tensor
     val_if_large_raw: torch.Tensor
     val_if_large: torch.Tensor
+    within: torch.Tensor
     bucket: torch.Tensor
 
 
@@ -121,7 +124,8 @@ def t5_bucket_steps(
     log_ratio = torch.log(n.float() / max_exact) / math.log(max_distance / max_exact) * (half - max_exact)
     val_if_large_raw = max_exact + log_ratio.long()  # .long() truncates toward zero
     val_if_large = torch.min(val_if_large_raw, torch.full_like(val_if_large_raw, half - 1))
-    bucket = direction_offset + torch.where(is_small, n, val_if_large)
+    within = torch.where(is_small, n, val_if_large)  # the garbage sits where n is small: discarded
+    bucket = direction_offset + within
     return T5BucketSteps(
         relative_position=r,
         direction_offset=direction_offset,
@@ -131,6 +135,7 @@ def t5_bucket_steps(
         log_ratio=log_ratio,
         val_if_large_raw=val_if_large_raw,
         val_if_large=val_if_large,
+        within=within,
         bucket=bucket,
     )
 

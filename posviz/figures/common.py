@@ -42,6 +42,12 @@ def as_array(x) -> np.ndarray:
     return np.asarray(x)
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 22nd ..."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def sample_note(q_pos, k_pos, q_len: int, k_len: int) -> str | None:
     """Caption for a strided view, or None when every position is shown."""
     parts = []
@@ -49,7 +55,7 @@ def sample_note(q_pos, k_pos, q_len: int, k_len: int) -> str | None:
         pos = as_array(pos)
         if len(pos) < length:
             stride = int(pos[1] - pos[0]) if len(pos) > 1 else length
-            parts.append(f"{len(pos)} of {length} {name} (every {stride}th, plus the last)")
+            parts.append(f"{len(pos)} of {length} {name} (every {ordinal(stride)}, plus the last)")
     return "Strided sample: " + "; ".join(parts) if parts else None
 
 
@@ -60,9 +66,11 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
         title=dict(text=title, font=dict(size=lk.title), subtitle=dict(text=subtitle or "")),
         font=dict(size=lk.font),
         height=height or lk.height,
-        margin=dict(l=10, r=10, t=90 if subtitle else 60, b=10),
+        margin=dict(l=20, r=20, t=100 if subtitle else 70, b=20),
         hoverlabel=dict(font=dict(size=lk.font)),
     )
+    fig.update_xaxes(automargin=True, title_standoff=8)
+    fig.update_yaxes(automargin=True, title_standoff=8)
     return fig
 
 
@@ -101,8 +109,8 @@ def _colors(z, palette: str, zmin, zmax) -> dict:
 
 
 def _axes(fig: go.Figure, **where) -> None:
-    fig.update_xaxes(title_text="key position j", **where)
-    fig.update_yaxes(title_text="query position i", autorange="reversed", **where)
+    fig.update_xaxes(title_text="key position j", automargin=True, **where)
+    fig.update_yaxes(title_text="query position i", autorange="reversed", automargin=True, **where)
 
 
 def heatmap(
@@ -210,9 +218,15 @@ def heatmap_grid(
         trace.texttemplate = None
         fig.add_trace(trace, row=h // cols + 1, col=h % cols + 1)
     fig.update_layout(coloraxis=coloraxis)
-    fig.update_xaxes(showticklabels=rows == 1)
-    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    for r in range(1, rows):
+        fig.update_xaxes(showticklabels=False, row=r)
+    for c in range(1, cols + 1):
+        fig.update_xaxes(title_text="key j", row=rows, col=c)
+    for r in range(1, rows + 1):
+        fig.update_yaxes(title_text="query i", row=r, col=1)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    subtitle = " · ".join(s for s in (subtitle, note, "rows: query i, columns: key j") if s)
+    subtitle = " · ".join(s for s in (subtitle, note) if s)
     lk = look(lecture)
     return finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 170 * rows + 120))

@@ -9,15 +9,29 @@ from posviz.encodings.t5 import T5BucketSteps
 from posviz.figures.common import add_mask, as_array, finish, heatmap, heatmap_grid, look
 
 # The walk-through, in the order the seed notebooks take it: (key, title).
+# It starts from r = j - i (the figure above it) and ends one step before the final
+# bucket (the figure below it), which adds the direction offset.
 PIPELINE_STEPS = (
-    ("rel", "1 · relative position r = j − i"),
-    ("n", "2 · distance n"),
-    ("is_small", "3 · is_small = n < max_exact"),
-    ("log", "4 · val_if_large as a float"),
-    ("long", "5 · val_if_large after .long()"),
-    ("clamp", "6 · clamped to the last bucket"),
-    ("bucket", "7 · bucket = torch.where(is_small, n, val_if_large)"),
+    ("n", "Step 1 · distance n"),
+    ("is_small", "Step 2 · is_small = n < max_exact"),
+    ("log", "Step 3 · val_if_large as a float"),
+    ("long", "Step 4 · val_if_large after .long()"),
+    ("clamp", "Step 5 · val_if_large clamped to the last bucket"),
+    ("within", "Step 6 · torch.where(is_small, n, val_if_large)"),
 )
+
+
+def pipeline_matrix(steps: T5BucketSteps, step: int) -> np.ndarray:
+    """The exact values step ``step`` (1-based) draws: ``-inf`` and int64 garbage included."""
+    key = PIPELINE_STEPS[step - 1][0]
+    if key == "log":
+        return steps.max_exact + as_array(steps.log_ratio)
+    field = {"n": "n", "is_small": "is_small", "long": "val_if_large_raw", "clamp": "val_if_large", "within": "within"}[
+        key
+    ]
+    return as_array(getattr(steps, field))
+
+
 INT64_MIN = np.iinfo(np.int64).min
 
 
@@ -101,7 +115,36 @@ def pipeline_figure(
             k_pos=k_pos,
             label=f"{INT64_MIN + steps.max_exact} (int64 min + max_exact), discarded by torch.where",
         )
-    return bucket_figure(steps.bucket, num_buckets=num_buckets, title=title, **common)
+    sub = (
+        f"the bucket within its direction's half, 0 .. {half - 1}; the grey garbage was where n is small, so it is gone"
+    ) + (f"; future keys still get + {half} (next figure)" if bidirectional else "")
+    return heatmap(
+        steps.within,
+        title=title,
+        value_name="bucket in half",
+        subtitle=sub,
+        zmin=0,
+        zmax=half - 1,
+        value_format="d",
+        **common,
+    )
+
+
+def relative_position_figure(rel, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
+    """The matrix ``r = j - i`` on a diverging scale centred at 0."""
+    return heatmap(
+        rel,
+        q_pos=q_pos,
+        k_pos=k_pos,
+        q_len=q_len,
+        k_len=k_len,
+        lecture=lecture,
+        title="Relative position r = j − i",
+        value_name="r",
+        palette="diverging",
+        value_format="d",
+        subtitle="negative (blue): the key is in the query's past; 0 on the query's own position",
+    )
 
 
 def bucket_figure(
@@ -222,6 +265,35 @@ def attention_figure(
         value_name="weight",
         palette="sequential",
         cols=2,
+    )
+
+
+def attention_row_figure(without, with_bias, *, query: int, k_pos, lecture: bool = False) -> go.Figure:
+    """One query's attention over the keys, without and with the bias."""
+    lk = look(lecture)
+    k = as_array(k_pos).astype(np.int32)
+    fig = go.Figure()
+    for y, name, dash in ((without, "without bias", "dot"), (with_bias, "with bias", "solid")):
+        fig.add_trace(
+            go.Scatter(
+                x=k,
+                y=as_array(y).astype(np.float32),
+                name=name,
+                mode="lines",
+                line=dict(width=lk.line, dash=dash),
+                hovertemplate=f"key j = %{{x}}<br>r = %{{x}} − {query}<br>weight = %{{y:.3g}}<extra>{name}</extra>",
+            )
+        )
+    fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
+    fig.update_xaxes(title_text="key position j", automargin=True)
+    fig.update_yaxes(title_text="attention weight", automargin=True, rangemode="tozero")
+    fig.update_layout(legend=dict(orientation="h", y=1.02, x=1, xanchor="right", yanchor="bottom"))
+    return finish(
+        fig,
+        title=f"Query i = {query}: where its attention goes",
+        lecture=lecture,
+        subtitle="the same random q and k; only the position bias differs",
+        height=int(lk.height * 0.8),
     )
 
 

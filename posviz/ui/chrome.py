@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from posviz.ui.controls import lecture_mode, show_notices
+from posviz.ui.controls import ensure_app_entry, lecture_mode, show_notices
 
 
 def page_header(title: str, summary: str) -> None:
     """Title, one-line summary, and any notices about refused link values."""
+    ensure_app_entry()
     st.title(title)
     st.caption(summary)
     show_notices()

@@ -19,6 +19,22 @@ _CORRECTED = "_posviz_corrected"  # keys already corrected once (guards against 
 _NOTICES = "_posviz_notices"  # key -> (message, value it was about)
 
 
+def ensure_app_entry() -> None:
+    """Make sure ``app.py``'s ``st.navigation`` is in charge.
+
+    Until some session has run ``app.py``, Streamlit 1.67 treats a top-level
+    ``pages/`` folder as a legacy multipage app: a deep link such as ``/t5``
+    on a freshly started server runs ``pages/t5.py`` alone, without the shared
+    sidebar. ``st.navigation`` clears that (process-wide) flag; a page that
+    finds it still set clears it itself and reruns through ``app.py``.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def _widget(p: Param, lo: Any, hi: Any, disabled: bool, where: Any) -> Any:
     common = dict(key=p.key, help=p.help or None, bind="query-params", disabled=disabled)
     if p.widget == "toggle":
@@ -57,6 +73,7 @@ def control(
         disabled: grey the widget out (its value still counts).
         where: container to draw into; the sidebar by default.
     """
+    ensure_app_entry()
     p = PARAMS[key]
     where = st.sidebar if where is None else where
     state = st.session_state

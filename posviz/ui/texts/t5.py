@@ -12,14 +12,14 @@ bidirectional (half the buckets for the past, half for the future), the decoder 
 
 RELATIVE = """\
 Every query `i` looks at every key `j`; T5 only ever sees their difference `r = j − i`
-(negative: the key is in the past). The matrix is constant along each diagonal.
+(negative: the key is in the past), `rel_pos = k_pos[None, :] - q_pos[:, None]`. The matrix is
+constant along each diagonal. Flipping the sign (`q − k`) is a classic bug: it swaps the past and
+future buckets.
 With **queries at the end** of the keys (cached decoding, Transformer-XL memory), query `0` sits at
 position `k_len − q_len`, so its row is the last row of the full square matrix, not the first.
 """
 
 STEP_NOTES = (
-    """`rel_pos = k_pos[None, :] - q_pos[:, None]`: key minus query. Flipping the sign
-(`q - k`) is a classic bug: it swaps past and future buckets.""",
     """**Bidirectional:** `num_buckets //= 2` ({half} per direction); future keys (`r > 0`) will be
 offset by {half} into the upper half; the distance is `n = |r|`.
 **Unidirectional:** `n = max(−r, 0)`: every future key gets `n = 0` and lands in bucket 0 with the
@@ -38,8 +38,9 @@ invisible unless you print it, as the seed notebooks did.""",
 half: without it, distances beyond `max_distance` would index past the table (or into the other
 direction's buckets). The garbage survives: it is already far below `half − 1`.""",
     """`torch.where(is_small, n, val_if_large)` picks `n` wherever `is_small` is true, which is exactly
-where the garbage sits (`n = 0 < max_exact`): the `−inf` values never reach a bucket. Adding the
-direction offset gives the final bucket, in `[0, num_buckets)`.""",
+where the garbage sits (`n = 0 < max_exact`): the `−inf` values never reach a bucket. What is left
+is the bucket within one direction's half; adding the direction offset (bidirectional: `+{half}`
+for future keys) gives the final bucket in `[0, num_buckets)`, drawn in the next section.""",
 )
 
 TABLE = """\
