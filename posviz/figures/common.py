@@ -220,10 +220,11 @@ def heatmap_grid(
     fig.update_layout(coloraxis=coloraxis)
     fig.update_xaxes(automargin=True)
     fig.update_yaxes(autorange="reversed", automargin=True)
-    for r in range(1, rows):
-        fig.update_xaxes(showticklabels=False, row=r)
-    for c in range(1, cols + 1):
-        fig.update_xaxes(title_text="key j", row=rows, col=c)
+    for h in range(n):
+        if h + cols < n:  # another panel below: its axis labels would collide with that panel's title
+            fig.update_xaxes(showticklabels=False, row=h // cols + 1, col=h % cols + 1)
+        else:
+            fig.update_xaxes(title_text="key j", row=h // cols + 1, col=h % cols + 1)
     for r in range(1, rows + 1):
         fig.update_yaxes(title_text="query i", row=r, col=1)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))

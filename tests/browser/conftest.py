@@ -1,0 +1,226 @@
+"""Fixtures for the real-browser tests: a live ``streamlit run`` server and headless Chromium.
+
+Browser policy: with ``POSVIZ_REQUIRE_BROWSER=1`` (set in CI) a missing Chromium, a
+missing Playwright package or a failed launch FAILS the tests; otherwise they skip.
+Playwright never downloads a browser here: Debian's ``/usr/bin/chromium`` is used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+HEALTH_TIMEOUT_S = 60.0  # the torch import makes the first start slow
+VIEWPORT = {"width": 1400, "height": 1000}
+WARMUP_TIMEOUT_MS = 90_000
+
+
+def browser_required() -> bool:
+    return os.environ.get("POSVIZ_REQUIRE_BROWSER") == "1"
+
+
+def unavailable(reason: str) -> None:
+    """Fail under ``POSVIZ_REQUIRE_BROWSER=1``, skip otherwise."""
+    if browser_required():
+        pytest.fail(f"POSVIZ_REQUIRE_BROWSER=1 but the browser tests cannot run: {reason}", pytrace=False)
+    pytest.skip(f"browser tests skipped: {reason} (set POSVIZ_REQUIRE_BROWSER=1 to make this an error)")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _health(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.read().decode("utf-8", "replace").strip()
+    except (urllib.error.URLError, OSError):
+        return None
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "<no log>"
+
+
+@dataclass
+class Server:
+    """A running ``streamlit run app.py``: its base URL and its log files."""
+
+    url: str
+    port: int
+    process: subprocess.Popen
+    stderr_log: Path
+    stdout_log: Path
+
+
+@contextlib.contextmanager
+def streamlit_server(name: str = "streamlit") -> Iterator[Server]:
+    """Start ``streamlit run app.py`` on a free port, wait for health, stop it at the end."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    stderr_log = ARTIFACTS / f"{name}-{port}.stderr.log"
+    stdout_log = ARTIFACTS / f"{name}-{port}.stdout.log"
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+    ]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with open(stderr_log, "wb") as err, open(stdout_log, "wb") as out:
+        process = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + HEALTH_TIMEOUT_S
+        while True:
+            if process.poll() is not None:
+                pytest.fail(
+                    f"streamlit exited with code {process.returncode} before answering; "
+                    f"stderr ({stderr_log}):\n{_tail(stderr_log)}",
+                    pytrace=False,
+                )
+            if _health(f"{url}/_stcore/health") == "ok":
+                break
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"streamlit did not answer {url}/_stcore/health within {HEALTH_TIMEOUT_S:.0f} s; "
+                    f"stderr ({stderr_log}):\n{_tail(stderr_log)}",
+                    pytrace=False,
+                )
+            time.sleep(0.25)
+        yield Server(url=url, port=port, process=process, stderr_log=stderr_log, stdout_log=stdout_log)
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium driven by Playwright's sync API."""
+    if not CHROMIUM.exists():
+        unavailable(f"{CHROMIUM} is missing")
+    try:
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+    except ImportError as err:
+        unavailable(f"the playwright package is not importable ({err})")
+    with sync_playwright() as p:
+        try:
+            chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        except PlaywrightError as err:
+            unavailable(f"Playwright could not launch {CHROMIUM}: {str(err).splitlines()[0]}")
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@dataclass
+class PageEvents:
+    """What a page did that a test may want to assert against."""
+
+    dialogs: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+
+
+def _new_page(browser, events: PageEvents):
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+
+    def on_dialog(dialog) -> None:
+        events.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.on("pageerror", lambda err: events.page_errors.append(str(err)))
+    return context, page
+
+
+@pytest.fixture(scope="module")
+def app_url(browser) -> Iterator[str]:
+    """Base URL of a module-wide server, warmed up by one visit to ``/``.
+
+    The warm-up matters: ``app.py`` sits next to a folder named ``pages/``, so
+    Streamlit starts in its legacy "pages directory" mode and only switches to the
+    ``st.navigation`` app once ``app.py`` has run for some session. Visiting ``/``
+    first makes every later page load independent of test order. The first visit
+    to a deep link on a fresh server is covered by its own test.
+    """
+    with streamlit_server() as server:
+        context, page = _new_page(browser, PageEvents())
+        try:
+            page.goto(f"{server.url}/", timeout=WARMUP_TIMEOUT_MS)
+            page.wait_for_function(
+                "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
+                " return a && a.getAttribute('data-test-script-state') === 'notRunning'"
+                " && document.querySelector('[data-testid=\"stSidebarNavLink\"]') !== null; }",
+                timeout=WARMUP_TIMEOUT_MS,
+            )
+        finally:
+            context.close()
+        yield server.url
+
+
+@pytest.fixture
+def page_events() -> PageEvents:
+    return PageEvents()
+
+
+@pytest.fixture
+def page(browser, page_events):
+    """A fresh browser context and page per test; dialogs are recorded and dismissed."""
+    context, page = _new_page(browser, page_events)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
