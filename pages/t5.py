@@ -12,6 +12,7 @@ from posviz.ui.t5 import (
     MAIN_POINTS,
     PAIR_POINTS,
     TOY_DIM,
+    TOY_MAX_LEN,
     attention_view,
     axes,
     bias_table_input,
@@ -20,6 +21,7 @@ from posviz.ui.t5 import (
     ranges_frame,
     t5_controls,
     t5_problem,
+    toy_settings,
 )
 from posviz.ui.texts import t5 as text
 
@@ -123,9 +125,15 @@ show_figure(
 
 section("6 · The effect on attention")
 prose(text.ATTENTION.format(dim=TOY_DIM))
-pair = axes(s.q_len, s.k_len, s.align, PAIR_POINTS)
+toy = toy_settings(s)
+if (toy.q_len, toy.k_len) != (s.q_len, s.k_len):
+    st.caption(
+        f"The toy softmax runs over at most {TOY_MAX_LEN} keys: this section uses q_len = {toy.q_len}, "
+        f"k_len = {toy.k_len} (queries at the {s.align} of the keys); the position bias is the same function of r."
+    )
+pair = axes(toy.q_len, toy.k_len, s.align, PAIR_POINTS)
 without, with_bias = attention_view(
-    tb, s.num_buckets, s.heads, s.head, s.q_len, s.k_len, s.align, s.max_distance, s.bidirectional, s.scale, s.seed
+    tb, s.num_buckets, s.heads, s.head, toy.q_len, toy.k_len, s.align, s.max_distance, s.bidirectional, s.scale, s.seed
 )
 show_figure(
     fig.attention_figure(
@@ -134,15 +142,15 @@ show_figure(
         head=s.head,
         q_pos=pair.q_pos,
         k_pos=pair.k_pos,
-        q_len=s.q_len,
-        k_len=s.k_len,
+        q_len=toy.q_len,
+        k_len=toy.k_len,
         lecture=lecture,
     ),
     name=f"t5_attention_head_{s.head}",
     alt="Attention weights without and with the bias.",
     csv=lambda: matrix_csv(with_bias, pair.q_pos, pair.k_pos),
     code=t5_snippet(
-        s,
+        toy,
         part="attention",
         table=None if seeded else table.tolist(),
         toy_dim=TOY_DIM,
@@ -168,7 +176,7 @@ st.code(
     f"values.transpose(0, 2).unsqueeze(0)    # {(1, s.heads, s.k_len, s.q_len)}: the seeds",
     language="python",
 )
-if bv.seed_transpose is None:
+if bv.pitfall is None:
     broadcasts = min(s.q_len, s.k_len) == 1
     st.warning(
         f"With q_len = {s.q_len} ≠ k_len = {s.k_len}, adding the transposed bias to scores of shape "
@@ -183,7 +191,14 @@ if bv.seed_transpose is None:
 else:
     show_figure(
         fig.pitfall_figure(
-            bv.bias[s.head], bv.seed_transpose[s.head], head=s.head, q_pos=ax.q_pos, k_pos=ax.k_pos, lecture=lecture
+            bv.pitfall[0][s.head],
+            bv.pitfall[1][s.head],
+            head=s.head,
+            q_pos=bv.pitfall_axes.q_pos,
+            k_pos=bv.pitfall_axes.k_pos,
+            q_len=s.q_len,
+            k_len=s.k_len,
+            lecture=lecture,
         ),
         name="t5_transpose_pitfall",
         alt="Correct bias, transposed bias, and their difference.",

@@ -74,18 +74,34 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
     return fig
 
 
+def compact(z) -> np.ndarray:
+    """Chart data as small as it can honestly be: int8/int16 for small integers, else float32.
+
+    Plotly ships numpy arrays base64-encoded, so bytes per cell is what a chart weighs.
+    """
+    z = as_array(z)
+    if z.dtype == np.bool_:
+        return z.astype(np.int8)
+    if np.issubdtype(z.dtype, np.integer) and z.size:
+        lo, hi = int(z.min()), int(z.max())
+        for small in (np.int8, np.int16, np.int32):
+            if np.iinfo(small).min <= lo and hi <= np.iinfo(small).max:
+                return z.astype(small)
+    return z.astype(np.float32)
+
+
 def _heatmap_trace(z, q_pos, k_pos, *, value_name: str, value_format: str, **kwargs) -> go.Heatmap:
     q = as_array(q_pos).astype(np.int64)
     k = as_array(k_pos).astype(np.int64)
-    rel = (k[None, :] - q[:, None]).astype(np.int32)  # (q, k), r = j - i
-    z = as_array(z).astype(np.float32)
+    rel = compact(k[None, :] - q[:, None])  # (q, k), r = j - i
+    z = compact(z)
     text = {}
     if z.shape[0] <= MAX_TEXT_CELLS and z.shape[1] <= MAX_TEXT_CELLS:
         text = dict(texttemplate=f"%{{z:{value_format}}}")
     return go.Heatmap(
         z=z,
-        x=k.astype(np.int32),
-        y=q.astype(np.int32),
+        x=compact(k),
+        y=compact(q),
         customdata=rel,
         hovertemplate=(
             "query i = %{y}<br>key j = %{x}<br>r = j − i = %{customdata}"
@@ -129,20 +145,30 @@ def heatmap(
     zmax: float | None = None,
     value_format: str = ".3g",
     colorbar_title: str | None = None,
+    mask=None,
+    mask_label: str | None = None,
 ) -> go.Figure:
     """A ``(q, k)`` matrix as a heatmap on its true positions.
 
     Args:
         z: (len(q_pos), len(k_pos)) values; NaN cells are left blank.
+        mask: (len(q_pos), len(k_pos)) bool; those cells are drawn in flat grey
+            (``mask_label`` says what they are) instead of on the colour scale.
         q_pos, k_pos: the positions the rows and columns stand for.
         palette: ``"sequential"`` (indices) or ``"diverging"`` (signed, centred at 0).
         q_len, k_len: full lengths, to say when the view is a strided sample.
     """
+    if mask is not None:
+        mask = as_array(mask).astype(bool)
+        z = np.where(mask, np.nan, as_array(z).astype(np.float32))
+        if mask.any():
+            subtitle = " · ".join(s for s in (subtitle, f"grey: {mask_label or 'masked'}") if s)
     fig = go.Figure(
         _heatmap_trace(
             z,
             q_pos,
             k_pos,
+            hoverongaps=False,
             value_name=value_name,
             value_format=value_format,
             colorbar=dict(title=dict(text=colorbar_title or value_name)),
@@ -152,29 +178,9 @@ def heatmap(
     _axes(fig)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     subtitle = " · ".join(s for s in (subtitle, note) if s) or None
+    if mask is not None:
+        fig.update_layout(plot_bgcolor=MASK_COLOR)  # gaps (masked cells) show the background
     return finish(fig, title=title, subtitle=subtitle, lecture=lecture)
-
-
-def add_mask(fig: go.Figure, mask, *, q_pos, k_pos, label: str, color: str = MASK_COLOR) -> go.Figure:
-    """Paint the cells where ``mask`` is true in one flat colour, with ``label`` on hover."""
-    mask = as_array(mask).astype(bool)
-    if not mask.any():
-        return fig
-    z = np.where(mask, 1.0, np.nan).astype(np.float32)
-    trace = _heatmap_trace(
-        z,
-        q_pos,
-        k_pos,
-        value_name="cell",
-        value_format=".0f",
-        colorscale=[[0, color], [1, color]],
-        showscale=False,
-        name=label,
-    )
-    trace.hovertemplate = f"query i = %{{y}}<br>key j = %{{x}}<br>r = j − i = %{{customdata}}<br>{label}<extra></extra>"
-    trace.texttemplate = None
-    fig.add_trace(trace)
-    return fig
 
 
 def heatmap_grid(

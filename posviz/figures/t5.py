@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.encodings.t5 import T5BucketSteps
-from posviz.figures.common import add_mask, as_array, finish, heatmap, heatmap_grid, look
+from posviz.figures.common import as_array, finish, heatmap, heatmap_grid, look
 
 # The walk-through, in the order the seed notebooks take it: (key, title).
 # It starts from r = j - i (the figure above it) and ends one step before the final
@@ -50,84 +50,50 @@ def pipeline_figure(
     """One step (1-based) of the bucket pipeline as a heatmap of the shown cells."""
     key, title = PIPELINE_STEPS[step - 1]
     half = num_buckets // 2 if bidirectional else num_buckets
-    common = dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture)
-    n = as_array(steps.n)
-    if key == "rel":
-        return heatmap(
-            steps.relative_position,
-            title=title,
-            value_name="r",
-            palette="diverging",
-            subtitle="negative: the key is in the query's past",
-            value_format="d",
-            **common,
-        )
+    common = dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture, title=title)
+    values = pipeline_matrix(steps, step)
     if key == "n":
         sub = (
-            (f"n = |r|; future keys (r > 0) will add an offset of {half} to use the upper half of the buckets")
+            f"n = |r|; future keys (r > 0) will be offset by {half} into the upper half of the buckets"
             if bidirectional
-            else ("n = max(−r, 0): every future key gets n = 0")
+            else "n = max(−r, 0): every future key gets n = 0"
         )
-        return heatmap(n, title=title, value_name="n", subtitle=sub, value_format="d", **common)
+        return heatmap(values, value_name="n", subtitle=sub, value_format="d", **common)
     if key == "is_small":
-        return heatmap(
-            as_array(steps.is_small).astype(np.float32),
-            title=title,
-            value_name="is_small",
-            subtitle=f"max_exact = {steps.max_exact}: distances below it are their own bucket",
-            zmin=0,
-            zmax=1,
-            value_format=".0f",
-            **common,
-        )
+        sub = f"max_exact = {steps.max_exact}: distances below it are their own bucket (1 = small)"
+        return heatmap(values, value_name="is_small", subtitle=sub, zmin=0, zmax=1, value_format="d", **common)
     if key == "log":
-        val = steps.max_exact + as_array(steps.log_ratio)
-        fig = heatmap(
-            np.where(np.isfinite(val), val, np.nan),
-            title=title,
+        sub = "max_exact + log(n / max_exact) / log(max_distance / max_exact) · (half − max_exact)"
+        return heatmap(
+            values,
             value_name="val_if_large",
-            subtitle="max_exact + log(n / max_exact) / log(max_distance / max_exact) · "
-            "(half − max_exact); grey: −inf, from log(0) where n = 0",
+            subtitle=sub,
             value_format=".4g",
+            mask=~np.isfinite(values),
+            mask_label="−inf, from log(0) where n = 0",
             **common,
         )
-        return add_mask(fig, ~np.isfinite(val), q_pos=q_pos, k_pos=k_pos, label="val_if_large = −inf (log 0)")
     if key in ("long", "clamp"):
-        raw = as_array(steps.val_if_large_raw if key == "long" else steps.val_if_large)
-        garbage = raw < -(2**62)  # int64 min + max_exact, from (-inf).long()
-        sub = (
-            (f"max_exact + trunc(·): −inf became int64 min + {steps.max_exact} = {INT64_MIN + steps.max_exact} (grey)")
-            if key == "long"
-            else (f"torch.min(·, {half - 1}); the int64-min garbage (grey) is still there")
+        garbage = values < -(2**62)  # int64 min + max_exact, from (-inf).long()
+        sub = "max_exact + trunc(·)" if key == "long" else f"torch.min(·, {half - 1})"
+        label = f"{INT64_MIN + steps.max_exact} = int64 min + max_exact, from (−inf).long()" + (
+            "" if key == "long" else ", still there"
         )
-        fig = heatmap(
-            np.where(garbage, np.nan, raw).astype(np.float32),
-            title=title,
+        return heatmap(
+            np.where(garbage, 0, values),
             value_name="val_if_large",
             subtitle=sub,
             value_format="d",
+            mask=garbage,
+            mask_label=label,
             **common,
         )
-        return add_mask(
-            fig,
-            garbage,
-            q_pos=q_pos,
-            k_pos=k_pos,
-            label=f"{INT64_MIN + steps.max_exact} (int64 min + max_exact), discarded by torch.where",
-        )
     sub = (
-        f"the bucket within its direction's half, 0 .. {half - 1}; the grey garbage was where n is small, so it is gone"
-    ) + (f"; future keys still get + {half} (next figure)" if bidirectional else "")
-    return heatmap(
-        steps.within,
-        title=title,
-        value_name="bucket in half",
-        subtitle=sub,
-        zmin=0,
-        zmax=half - 1,
-        value_format="d",
-        **common,
+        f"the bucket within its direction's half, 0 .. {half - 1}: the grey garbage sat where n is small, so it is gone"
     )
+    if bidirectional:
+        sub += f"; future keys still get + {half} (next figure)"
+    return heatmap(values, value_name="bucket in half", subtitle=sub, zmin=0, zmax=half - 1, value_format="d", **common)
 
 
 def relative_position_figure(rel, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
@@ -297,7 +263,17 @@ def attention_row_figure(without, with_bias, *, query: int, k_pos, lecture: bool
     )
 
 
-def pitfall_figure(correct, transposed, *, head: int, q_pos, k_pos, lecture: bool = False) -> go.Figure:
+def pitfall_figure(
+    correct,
+    transposed,
+    *,
+    head: int,
+    q_pos,
+    k_pos,
+    q_len: int | None = None,
+    k_len: int | None = None,
+    lecture: bool = False,
+) -> go.Figure:
     """``permute(2, 0, 1)`` against the seeds' ``transpose(0, 2)`` for a square bias."""
     correct, transposed = as_array(correct), as_array(transposed)
     return heatmap_grid(
@@ -310,5 +286,7 @@ def pitfall_figure(correct, transposed, *, head: int, q_pos, k_pos, lecture: boo
         value_name="bias",
         palette="diverging",
         cols=3,
+        q_len=q_len,
+        k_len=k_len,
         lecture=lecture,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -28,7 +28,9 @@ from posviz.ui.snippets import T5Settings
 
 MAIN_POINTS = 192  # per axis for single heatmaps: 192^2 cells stay well under 1 MB of chart data
 PAIR_POINTS = 128  # per axis for the attention pair
+PITFALL_POINTS = 112  # per axis for the three pitfall panels
 TOY_DIM = 32
+TOY_MAX_LEN = 2048  # the toy attention runs a full softmax over at most this many keys
 CACHE = 64  # max entries per cached call
 MAX_UPLOAD_MB = 16  # a bias table is a few KiB; whole checkpoints should be cut down first
 
@@ -60,6 +62,16 @@ def t5_controls() -> T5Settings:
         seed=seed,
         head=head,
     )
+
+
+def toy_settings(s: T5Settings) -> T5Settings:
+    """The settings of the toy attention: lengths capped at ``TOY_MAX_LEN``.
+
+    Toy queries and keys are content: the softmax over them needs every key, so
+    unlike the position terms its cost grows with the length. Capping both
+    lengths keeps the alignment (``q_len <= k_len`` stays true).
+    """
+    return replace(s, q_len=min(s.q_len, TOY_MAX_LEN), k_len=min(s.k_len, TOY_MAX_LEN))
 
 
 def t5_problem(s: T5Settings) -> str | None:
@@ -145,7 +157,8 @@ class BiasView:
     bias: np.ndarray  # (heads, q shown, k shown)
     grid: np.ndarray  # (heads, g, g), a coarser sample for the small multiples
     grid_axes: Axes
-    seed_transpose: np.ndarray | None  # (heads, k shown, q shown), square views only
+    pitfall_axes: Axes  # coarser: the pitfall figure draws three panels
+    pitfall: tuple[np.ndarray, np.ndarray] | None  # permute and transpose(0, 2), (heads, n, n); square only
 
 
 def grid_points(heads: int) -> int:
@@ -171,10 +184,15 @@ def bias_view(
     q, k = torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
     bias = t5_bias(table, q, k, scale=scale, **kw)
     grid = t5_bias(table, torch.from_numpy(gx.q_pos), torch.from_numpy(gx.k_pos), scale=scale, **kw)
-    seed_t = t5_bias_seed_transpose(table, q, k, **kw) * scale if q_len == k_len else None
-    return BiasView(
-        bias=bias.numpy(), grid=grid.numpy(), grid_axes=gx, seed_transpose=None if seed_t is None else seed_t.numpy()
-    )
+    px = axes(q_len, k_len, align, PITFALL_POINTS)
+    pitfall = None
+    if q_len == k_len:
+        pq, pk = torch.from_numpy(px.q_pos), torch.from_numpy(px.k_pos)
+        pitfall = (
+            t5_bias(table, pq, pk, scale=scale, **kw).numpy(),
+            (t5_bias_seed_transpose(table, pq, pk, **kw) * scale).numpy(),
+        )
+    return BiasView(bias=bias.numpy(), grid=grid.numpy(), grid_axes=gx, pitfall_axes=px, pitfall=pitfall)
 
 
 @st.cache_data(max_entries=CACHE, show_spinner=False)
@@ -204,10 +222,19 @@ def attention_view(
     q_pos = torch.from_numpy(ax.q_pos)
     k_pos = torch.arange(k_len)
     rows, cols = q_pos - offset, torch.from_numpy(ax.k_pos)
-    column = table[:, head : head + 1]  # (num_buckets, 1)
+    # The bias depends on r only: one value per distinct r (q_pos = [0], k_pos = r), then a gather.
+    r_lo, r_hi = -int(q_pos.max()), k_len - 1 - int(q_pos.min())
+    lut = t5_bias(
+        table[:, head : head + 1],
+        torch.zeros(1, dtype=torch.long),
+        torch.arange(r_lo, r_hi + 1),
+        bidirectional=bidirectional,
+        max_distance=max_distance,
+        scale=scale,
+    )[0, 0]  # (r_hi - r_lo + 1,)
 
     def bias_fn(qp: torch.Tensor, kp: torch.Tensor) -> torch.Tensor:
-        return t5_bias(column, qp, kp, bidirectional=bidirectional, max_distance=max_distance, scale=scale)[0]
+        return lut[kp[None, :] - qp[:, None] - r_lo]  # (rows, chunk)
 
     kw = dict(q_pos=q_pos, k_pos=k_pos, cols=cols, causal=not bidirectional)
     without = attention_weights_sampled(q[rows], k, **kw)

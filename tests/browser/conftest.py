@@ -206,6 +206,13 @@ def app_url(browser) -> Iterator[str]:
 
 
 @pytest.fixture
+def fresh_server_url(browser) -> Iterator[str]:
+    """Base URL of a server of its own that no browser has visited yet."""
+    with streamlit_server("streamlit-fresh") as server:
+        yield server.url
+
+
+@pytest.fixture
 def page_events() -> PageEvents:
     return PageEvents()
 

@@ -148,7 +148,9 @@ def test_t5_bucket_keeps_shape_of_a_matrix():
     out = t5_bucket(rel, bidirectional=True, num_buckets=32, max_distance=128)
     assert out.shape == (5, 8)
     assert out.dtype == torch.int64
-    assert out.flatten().tolist() == [naive_bucket(r, bidirectional=True, num_buckets=32, max_distance=128) for r in range(-20, 20)]
+    assert out.flatten().tolist() == [
+        naive_bucket(r, bidirectional=True, num_buckets=32, max_distance=128) for r in range(-20, 20)
+    ]
 
 
 # --- golden facts ----------------------------------------------------------------------------------
@@ -361,6 +363,9 @@ def test_bucket_steps_intermediates(case):
     assert bool(torch.isfinite(steps.log_ratio[~zero]).all())
     assert bool((steps.val_if_large_raw[zero] == INT64_MIN + max_exact).all())
     assert torch.equal(steps.val_if_large, steps.val_if_large_raw.clamp(max=half - 1))
+    assert torch.equal(steps.within, steps.bucket - steps.direction_offset)
+    assert int(steps.within.min()) >= 0
+    assert int(steps.within.max()) < half
     large = ~steps.is_small
     assert torch.equal(steps.bucket[large], steps.direction_offset[large] + steps.val_if_large[large])
     assert torch.equal(steps.bucket[~large], steps.direction_offset[~large] + steps.n[~large])

@@ -1,0 +1,276 @@
+"""posviz in a real headless Chromium against a live ``streamlit run app.py``.
+
+Selectors are Streamlit 1.67's ``data-testid`` attributes and Plotly's
+``.js-plotly-plot`` divs (whose ``data`` / ``layout`` properties hold the figure).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+RENDER_TIMEOUT_MS = 90_000  # first render of /t5 pays for torch and the cached computations
+MIN_CHARTS = 6
+
+APP = '[data-testid="stApp"]'
+SIDEBAR = '[data-testid="stSidebar"]'
+MAIN = '[data-testid="stMain"]'
+EXCEPTION = '[data-testid="stException"]'
+ALERT = '[data-testid="stAlert"], [data-testid="stAlertContainer"]'
+CHART = ".js-plotly-plot"
+NAV_LINK = '[data-testid="stSidebarNavLink"]'
+
+_IDLE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app) return false;
+  const state = app.getAttribute('data-test-script-state');
+  const conn = app.getAttribute('data-test-connection-state');
+  return state === 'notRunning' && (conn === null || conn === 'CONNECTED')
+    && document.querySelector('[data-testid="stStatusWidget"]') === null;
+}"""
+
+# One entry per Plotly chart: its element key, title, trace count and a checksum of
+# every z / y value (Plotly keeps binary arrays as {dtype, bdata}: hash the text).
+_FINGERPRINT_JS = """els => els.map(e => {
+  const holder = e.closest('[class*="st-key-"]');
+  const key = holder ? ([...holder.classList].find(c => c.startsWith('st-key-')) || '') : '';
+  let sum = 0, count = 0, hash = 0;
+  const walk = v => {
+    if (v === null || v === undefined) return;
+    if (typeof v === 'number') { if (Number.isFinite(v)) sum += v; count += 1; return; }
+    if (typeof v === 'string') { for (let i = 0; i < v.length; i++) hash = (hash * 31 + v.charCodeAt(i)) | 0; return; }
+    if (Array.isArray(v) || ArrayBuffer.isView(v)) { for (const x of v) walk(x); return; }
+    if (typeof v === 'object' && typeof v.bdata === 'string') { walk(v.bdata); walk(v.dtype); return; }
+  };
+  for (const trace of (e.data || [])) { walk(trace.z); walk(trace.y); }
+  const title = e.layout && e.layout.title;
+  return {
+    key,
+    title: typeof title === 'string' ? title : ((title && title.text) || ''),
+    traces: (e.data || []).length,
+    zmax: e.data && e.data[0] ? (e.data[0].zmax ?? null) : null,
+    fontSize: e.layout && e.layout.font ? (e.layout.font.size ?? null) : null,
+    sum, count, hash,
+  };
+})"""
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def wait_idle(page, timeout_ms: int = RENDER_TIMEOUT_MS, settle_s: float = 1.0) -> None:
+    """Wait for the app to be connected and not running for ``settle_s`` in a row.
+
+    The settle period covers the one corrective rerun ``posviz.ui.controls`` may
+    trigger between two runs.
+    """
+    page.wait_for_selector(APP, timeout=timeout_ms)
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        remaining_ms = max(1, int((deadline - time.monotonic()) * 1000))
+        page.wait_for_function(_IDLE_JS, timeout=remaining_ms)
+        quiet_until = time.monotonic() + settle_s
+        while time.monotonic() < quiet_until and page.evaluate(_IDLE_JS):
+            page.wait_for_timeout(150)
+        if page.evaluate(_IDLE_JS):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError("the app did not settle (script still running)")
+
+
+def wait_charts(page, minimum: int = MIN_CHARTS, timeout_ms: int = RENDER_TIMEOUT_MS) -> int:
+    """Wait until at least ``minimum`` Plotly charts are drawn, scrolling the main area if needed."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        count = page.locator(CHART).count()
+        if count >= minimum:
+            # Drawn means Plotly has laid the chart out, not just created the div.
+            page.wait_for_function(
+                "n => [...document.querySelectorAll('.js-plotly-plot')]"
+                ".filter(e => e._fullLayout && e.querySelector('.main-svg')).length >= n",
+                arg=minimum,
+                timeout=max(1, int((deadline - time.monotonic()) * 1000)),
+            )
+            return count
+        if time.monotonic() > deadline:
+            raise AssertionError(f"only {count} Plotly charts rendered, expected at least {minimum}")
+        # Charts below the fold may be rendered lazily: scroll the main area a screen down.
+        page.evaluate(
+            "() => { const m = document.querySelector('[data-testid=\"stMain\"]') || document.scrollingElement;"
+            " m.scrollTop = m.scrollTop + m.clientHeight >= m.scrollHeight ? 0 : m.scrollTop + m.clientHeight; }"
+        )
+        page.wait_for_timeout(300)
+
+
+def chart_fingerprints(page) -> list[dict]:
+    return page.locator(CHART).evaluate_all(_FINGERPRINT_JS)
+
+
+def assert_healthy(page, events) -> None:
+    """No Streamlit exception box, no traceback text, no JS error, no dialog."""
+    exceptions = page.locator(EXCEPTION)
+    assert exceptions.count() == 0, f"exception on screen: {exceptions.first.inner_text()[:500]}"
+    text = page.locator(APP).inner_text()
+    assert "Traceback" not in text, "a traceback is shown in the app"
+    assert not events.page_errors, f"uncaught JavaScript errors: {events.page_errors}"
+    assert not events.dialogs, f"a dialog was opened: {events.dialogs}"
+
+
+def assert_navigation_app(page) -> None:
+    """The ``st.navigation`` app from ``app.py`` is running, not a bare page script."""
+    nav = [" ".join(t.split()) for t in page.locator(NAV_LINK).all_inner_texts()]
+    assert any("Why position?" in t for t in nav) and any("T5 relative bias" in t for t in nav), (
+        f"sidebar navigation is not app.py's st.navigation: {nav}"
+    )
+    assert page.locator(f"{SIDEBAR} input[aria-label='Lecture mode']").count() == 1, "no Lecture mode toggle"
+    assert "posviz" in page.title(), f"page title is {page.title()!r}"
+
+
+def full_page_screenshot(page, path) -> None:
+    """Screenshot the whole app: Streamlit scrolls inside ``stMain``, not the document,
+    so the viewport is stretched to the main area's height for the shot."""
+    height = page.evaluate(
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return Math.max(m ? m.scrollHeight : 0, document.documentElement.scrollHeight); }"
+    )
+    original = page.viewport_size
+    page.set_viewport_size({"width": original["width"], "height": min(max(height, original["height"]), 16_000)})
+    try:
+        page.wait_for_timeout(800)  # let Plotly and the data grids re-lay out
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(original)
+
+
+def open_page(page, url: str, *, charts: int = 0) -> None:
+    page.goto(url, timeout=RENDER_TIMEOUT_MS)
+    wait_idle(page)
+    if charts:
+        wait_charts(page, charts)
+        wait_idle(page, settle_s=0.5)
+
+
+def sidebar_slider(page, label: str):
+    """The focusable thumb of the sidebar slider whose label contains ``label``."""
+    widget = page.locator(f'{SIDEBAR} [data-testid="stSlider"]').filter(has_text=label)
+    assert widget.count() == 1, f"expected one sidebar slider labelled {label!r}, found {widget.count()}"
+    thumb = widget.locator('input[type="range"], [role="slider"]').first
+    thumb.wait_for(state="attached")
+    return thumb
+
+
+def slider_value(thumb) -> int:
+    value = thumb.get_attribute("aria-valuenow") or thumb.get_attribute("value") or thumb.input_value()
+    return int(float(value))
+
+
+def query(page) -> dict[str, list[str]]:
+    return parse_qs(urlparse(page.url).query)
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_first_deep_link_on_fresh_server_runs_navigation_app(fresh_server_url, page, page_events, screenshots):
+    """The very first visitor of a fresh server arrives by a deep link to /t5."""
+    open_page(page, f"{fresh_server_url}/t5", charts=MIN_CHARTS)
+    full_page_screenshot(page, screenshots / "t5_fresh_server_first_visit.png")
+    assert_healthy(page, page_events)
+    assert_navigation_app(page)
+
+
+def test_home_renders(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/")
+    assert "posviz" in page.title()
+    assert page.locator("h1").filter(has_text="posviz").count() >= 1
+    assert_navigation_app(page)
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "home.png")
+
+
+def test_t5_renders_all_charts(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/t5", charts=MIN_CHARTS)
+    assert_navigation_app(page)
+    prints = chart_fingerprints(page)
+    assert len(prints) >= MIN_CHARTS
+    untitled = [p["key"] for p in prints if not p["title"].strip()]
+    assert not untitled, f"charts without a title: {untitled}"
+    empty = [p["key"] for p in prints if p["traces"] == 0 or p["count"] + abs(p["hash"]) == 0]
+    assert not empty, f"charts without data: {empty}"
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "t5.png")
+
+
+def test_t5_slider_updates_url_and_charts(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/t5", charts=MIN_CHARTS)
+    thumb = sidebar_slider(page, "num_buckets")
+    before_value = slider_value(thumb)
+    before = {p["key"] or str(i): p for i, p in enumerate(chart_fingerprints(page))}
+
+    thumb.focus()
+    for _ in range(2):
+        thumb.press("ArrowRight")
+    page.wait_for_function(
+        "v => new URLSearchParams(location.search).get('num_buckets') === String(v)",
+        arg=before_value + 2,
+        timeout=RENDER_TIMEOUT_MS,
+    )
+    wait_idle(page)
+    wait_charts(page)
+    new_value = before_value + 2
+    assert slider_value(sidebar_slider(page, "num_buckets")) == new_value
+    assert query(page).get("num_buckets") == [str(new_value)]
+
+    after = {p["key"] or str(i): p for i, p in enumerate(chart_fingerprints(page))}
+    changed = [k for k in before if k in after and before[k] != after[k]]
+    assert changed, "no chart changed after moving the num_buckets slider"
+    buckets = "st-key-fig_t5_buckets"
+    if buckets in before and buckets in after:
+        assert before[buckets] != after[buckets], "the bucket heatmap did not re-render"
+        if after[buckets]["zmax"] is not None:
+            assert after[buckets]["zmax"] == new_value - 1
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "t5_num_buckets_slider.png")
+
+
+def test_t5_bad_link_values_give_notices(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/t5?num_buckets=-3&q_len=abc&seed=%3Cscript%3E", charts=MIN_CHARTS)
+    alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
+    for key in ("num_buckets", "q_len", "seed"):
+        assert any(key in a for a in alerts), f"no notice mentions {key}: {alerts}"
+    # The script text is shown as text, never run or turned into markup.
+    assert any("<script>" in a for a in alerts), f"the seed notice does not quote the raw text: {alerts}"
+    assert page.locator(f"{MAIN} script").count() == 0
+    assert not page_events.dialogs, f"a dialog was opened: {page_events.dialogs}"
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "t5_bad_link.png")
+
+
+def test_t5_lecture_mode_enlarges_fonts(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/t5", charts=MIN_CHARTS)
+    default = {p["key"]: p["fontSize"] for p in chart_fingerprints(page)}
+
+    open_page(page, f"{app_url}/t5?lecture=true", charts=MIN_CHARTS)
+    toggle = page.locator(f"{SIDEBAR} input[aria-label='Lecture mode']")
+    assert toggle.is_checked(), "Lecture mode toggle is off with ?lecture=true"
+    lecture = {p["key"]: p["fontSize"] for p in chart_fingerprints(page)}
+    common = [k for k in default if k in lecture and default[k] is not None and lecture[k] is not None]
+    assert common, f"no chart font sizes to compare: {default} / {lecture}"
+    smaller = [k for k in common if not lecture[k] > default[k]]
+    assert not smaller, f"lecture mode does not enlarge the fonts of {smaller}: {default} -> {lecture}"
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "t5_lecture.png")
+
+
+def test_t5_too_few_bidirectional_buckets_is_a_clear_error(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/t5?num_buckets=2")
+    alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
+    assert any(re.search(r"num_buckets\s*(≥|>=)\s*4", a) for a in alerts), f"no num_buckets >= 4 error: {alerts}"
+    assert page.locator(CHART).count() == 0, "charts drawn for an invalid configuration"
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "t5_num_buckets_2.png")

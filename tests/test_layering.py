@@ -1,0 +1,110 @@
+"""Imports run one way: pages -> posviz.ui -> posviz.figures -> posviz.encodings."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENCODINGS = sorted((ROOT / "posviz" / "encodings").glob("*.py"))
+FIGURES = sorted((ROOT / "posviz" / "figures").glob("*.py"))
+PAGES = sorted((ROOT / "pages").glob("*.py"))
+
+TENSOR_MATH = {"arange", "matmul", "einsum", "softmax", "log", "where", "cumsum", "exp", "randn", "tensor"}
+
+
+def imported_modules(source: str) -> set[str]:
+    """Every module a source file imports, absolute and dotted (``from a.b import c`` -> ``a.b``)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def imports_package(source: str, package: str) -> bool:
+    return any(m == package or m.startswith(package + ".") for m in imported_modules(source))
+
+
+def torch_math_calls(source: str) -> list[str]:
+    """``torch.<fn>(...)`` / ``torch.nn.functional.<fn>(...)`` calls and ``@`` products in a file."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TENSOR_MATH:
+            chain = node.func.value
+            while isinstance(chain, ast.Attribute):
+                chain = chain.value
+            if isinstance(chain, ast.Name) and chain.id in ("torch", "F", "np", "numpy"):
+                found.append(f"line {node.lineno}: {ast.unparse(node.func)}")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            found.append(f"line {node.lineno}: @")
+    return found
+
+
+def test_the_layers_have_files():
+    assert any(p.name == "t5.py" for p in ENCODINGS)
+    assert any(p.name == "t5.py" for p in FIGURES)
+    assert any(p.name == "t5.py" for p in PAGES)
+
+
+# --- the checkers catch what they should --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import streamlit as st",
+        "from streamlit import cache_data",
+        "import streamlit.components.v1",
+        "if 1:\n    import streamlit",
+    ],
+)
+def test_checker_finds_streamlit(source):
+    assert imports_package(source, "streamlit")
+
+
+def test_checker_is_not_fooled_by_a_prefix():
+    assert not imports_package("import streamlit_extras", "streamlit")
+    assert not imports_package("x = 'import streamlit'", "streamlit")
+
+
+def test_checker_finds_tensor_math():
+    src = (
+        "import torch\n"
+        "x = torch.arange(3)\n"
+        "y = torch.nn.functional.softmax(x, -1)\n"
+        "z = x @ x\n"
+        "w = torch.linalg.matmul(x, x)\n"
+    )
+    assert len(torch_math_calls(src)) == 4
+    assert torch_math_calls("st.write(view.bias)\nx = ax.q_pos.tolist()") == []
+
+
+# --- the rules ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ENCODINGS + FIGURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_streamlit_below_ui(path):
+    assert not imports_package(path.read_text(), "streamlit"), f"{path} imports streamlit"
+
+
+@pytest.mark.parametrize("path", ENCODINGS, ids=lambda p: p.name)
+def test_encodings_are_pure_torch(path):
+    source = path.read_text()
+    for package in ("plotly", "streamlit", "posviz.figures", "posviz.ui"):
+        assert not imports_package(source, package), f"{path} imports {package}"
+
+
+@pytest.mark.parametrize("path", FIGURES, ids=lambda p: p.name)
+def test_figures_do_not_import_ui(path):
+    assert not imports_package(path.read_text(), "posviz.ui"), f"{path} imports posviz.ui"
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_pages_do_no_tensor_math(path):
+    assert torch_math_calls(path.read_text()) == [], f"{path} does tensor math"

@@ -1,0 +1,218 @@
+"""Every generated T5 snippet runs and rebuilds exactly the tensors the page draws."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+from posviz.encodings.positions import relative_positions
+from posviz.encodings.t5 import t5_bias, t5_bucket
+from posviz.ui.snippets import T5Settings, t5_snippet
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from posviz.ui import t5 as ui_t5
+
+SETTINGS = {
+    "default": T5Settings(),
+    "decoder": T5Settings(bidirectional=False, heads=4, head=3, seed=7),
+    "end_decoder_strided_keys": T5Settings(
+        q_len=50, k_len=300, align="end", bidirectional=False, num_buckets=16, max_distance=40, heads=3, head=1
+    ),
+    "end_encoder": T5Settings(q_len=20, k_len=70, align="end", num_buckets=9, max_distance=13, heads=2, scale=-0.75),
+    "start_short_queries": T5Settings(q_len=30, k_len=200, align="start", scale=2.5, seed=11),
+    "long_strided": T5Settings(q_len=1000, k_len=1000, num_buckets=64, max_distance=300, heads=6, head=5, seed=3),
+    "long_decoder_end": T5Settings(q_len=400, k_len=1500, align="end", bidirectional=False, heads=2, scale=0.35),
+}
+
+
+def run(code: str) -> dict:
+    ns: dict = {}
+    exec(compile(code, "<snippet>", "exec"), ns)  # noqa: S102 - our own generated code, the point of the test
+    return ns
+
+
+def seeded(s: T5Settings) -> np.ndarray:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ui_t5.seeded_table(s.num_buckets, s.heads, s.seed)
+
+
+def custom_table(s: T5Settings) -> np.ndarray:
+    """An edited table: distinct from the seeded one, with awkward float32 values."""
+    rng = np.random.default_rng(s.seed + 100)
+    return (rng.standard_normal((s.num_buckets, s.heads)) * 1e-3 + 1 / 3).astype(np.float32)
+
+
+def shown_axes(s: T5Settings, points: int):
+    ax = ui_t5.axes(s.q_len, s.k_len, s.align, points)
+    return ax, torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+@pytest.mark.parametrize("part", ["bucket", "bias", "attention"])
+def test_snippet_positions_and_buckets(name, part):
+    s = SETTINGS[name]
+    ax, q_pos, k_pos = shown_axes(s, ui_t5.PAIR_POINTS if part == "attention" else ui_t5.MAIN_POINTS)
+    ns = run(t5_snippet(s, part=part, q_stride=ax.q_stride, k_stride=ax.k_stride, toy_dim=ui_t5.TOY_DIM))
+    assert torch.equal(ns["q_pos"], q_pos)
+    assert torch.equal(ns["k_pos"], k_pos)
+    assert torch.equal(ns["rel_pos"], relative_positions(q_pos, k_pos))
+    want = t5_bucket(
+        relative_positions(q_pos, k_pos),
+        bidirectional=s.bidirectional,
+        num_buckets=s.num_buckets,
+        max_distance=s.max_distance,
+    )
+    assert torch.equal(ns["bucket"], want)
+
+
+def test_strided_settings_really_are_strided():
+    ax, _, _ = shown_axes(SETTINGS["long_strided"], ui_t5.MAIN_POINTS)
+    assert ax.q_stride > 1
+    assert ax.k_stride > 1
+    ax, _, _ = shown_axes(SETTINGS["end_decoder_strided_keys"], ui_t5.MAIN_POINTS)
+    assert ax.q_stride == 1
+    assert ax.k_stride > 1
+    assert ax.q_pos[0] == 250  # queries at the end of the keys
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+@pytest.mark.parametrize("custom", [False, True])
+def test_snippet_bias(name, custom):
+    s = SETTINGS[name]
+    ax, q_pos, k_pos = shown_axes(s, ui_t5.MAIN_POINTS)
+    table = custom_table(s) if custom else seeded(s)
+    listed = table.tolist() if custom else None
+    ns = run(t5_snippet(s, part="bias", q_stride=ax.q_stride, k_stride=ax.k_stride, table=listed))
+    assert torch.equal(ns["table"], torch.from_numpy(table))
+    want = t5_bias(
+        torch.from_numpy(table), q_pos, k_pos, bidirectional=s.bidirectional, max_distance=s.max_distance, scale=s.scale
+    ).unsqueeze(0)
+    assert ns["bias"].shape == (1, s.heads, len(q_pos), len(k_pos))
+    assert torch.allclose(ns["bias"], want, atol=1e-6, rtol=0)
+    # and what the page draws (bias_view) is the same tensor
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        view = ui_t5.bias_view(
+            table.tobytes(),
+            s.num_buckets,
+            s.heads,
+            s.q_len,
+            s.k_len,
+            s.align,
+            s.max_distance,
+            s.bidirectional,
+            s.scale,
+        )
+    assert np.allclose(view.bias, ns["bias"][0].numpy(), atol=1e-6, rtol=0)
+
+
+def test_seeded_snippet_table_is_the_page_table():
+    s = SETTINGS["decoder"]
+    ns = run(t5_snippet(s, part="bias"))
+    assert torch.equal(ns["table"], torch.from_numpy(seeded(s)))
+    assert not torch.equal(ns["table"], torch.from_numpy(seeded(T5Settings(heads=4, seed=8))))
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+@pytest.mark.parametrize("custom", [False, True])
+def test_snippet_attention(name, custom):
+    s = SETTINGS[name]
+    ax, q_pos, k_pos = shown_axes(s, ui_t5.PAIR_POINTS)
+    table = custom_table(s) if custom else seeded(s)
+    code = t5_snippet(
+        s,
+        part="attention",
+        q_stride=ax.q_stride,
+        k_stride=ax.k_stride,
+        toy_dim=ui_t5.TOY_DIM,
+        table=table.tolist() if custom else None,
+    )
+    ns = run(code)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        without, with_bias = ui_t5.attention_view(
+            table.tobytes(),
+            s.num_buckets,
+            s.heads,
+            s.head,
+            s.q_len,
+            s.k_len,
+            s.align,
+            s.max_distance,
+            s.bidirectional,
+            s.scale,
+            s.seed,
+        )
+    shape = (len(q_pos), len(k_pos))
+    assert ns["weights"].shape == ns["weights_no_bias"].shape == without.shape == with_bias.shape == shape
+    assert np.allclose(ns["weights_no_bias"].numpy(), without, atol=1e-5, rtol=0)
+    assert np.allclose(ns["weights"].numpy(), with_bias, atol=1e-5, rtol=0)
+    if s.scale != 0:
+        assert not np.allclose(without, with_bias, atol=1e-5)  # the bias does something
+    if not s.bidirectional:
+        future = ax.k_pos[None, :] > ax.q_pos[:, None]
+        assert (with_bias[future] == 0).all()
+        assert (ns["weights"].numpy()[future] == 0).all()
+
+
+def test_bucket_snippet_defines_no_bias():
+    ns = run(t5_snippet(T5Settings(), part="bucket"))
+    assert "bucket" in ns
+    assert "bias" not in ns
+    assert "weights" not in ns
+
+
+def test_snippet_states_the_settings():
+    s = SETTINGS["end_encoder"]
+    code = t5_snippet(s, part="bias")
+    assert "q_len, k_len, offset = 20, 70, 50" in code
+    assert "num_buckets, max_distance, bidirectional = 9, 13, True" in code
+    assert "heads, scale, seed = 2, -0.75, 0" in code
+
+
+@pytest.mark.parametrize(
+    "s",
+    [
+        T5Settings(q_len=5000, k_len=131072, align="end", bidirectional=False, heads=2, head=1, seed=4),
+        T5Settings(q_len=3000, k_len=3000, num_buckets=16, max_distance=1000, heads=1, scale=-1.5),
+    ],
+    ids=["decoder_131072", "encoder_3000"],
+)
+def test_snippet_attention_of_long_settings_as_the_page_caps_them(s):
+    toy = ui_t5.toy_settings(s)
+    assert toy.q_len <= toy.k_len <= ui_t5.TOY_MAX_LEN
+    assert (toy.num_buckets, toy.max_distance, toy.bidirectional, toy.scale) == (
+        s.num_buckets,
+        s.max_distance,
+        s.bidirectional,
+        s.scale,
+    )
+    ax, q_pos, k_pos = shown_axes(toy, ui_t5.PAIR_POINTS)
+    assert ax.q_stride > 1
+    assert ax.k_stride > 1
+    table = seeded(s)
+    ns = run(t5_snippet(toy, part="attention", q_stride=ax.q_stride, k_stride=ax.k_stride, toy_dim=ui_t5.TOY_DIM))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        without, with_bias = ui_t5.attention_view(
+            table.tobytes(),
+            s.num_buckets,
+            s.heads,
+            s.head,
+            toy.q_len,
+            toy.k_len,
+            s.align,
+            s.max_distance,
+            s.bidirectional,
+            s.scale,
+            s.seed,
+        )
+    assert torch.equal(ns["q_pos"], q_pos)
+    assert torch.equal(ns["k_pos"], k_pos)
+    assert np.allclose(ns["weights_no_bias"].numpy(), without, atol=1e-5, rtol=0)
+    assert np.allclose(ns["weights"].numpy(), with_bias, atol=1e-5, rtol=0)
