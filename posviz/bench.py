@@ -2,11 +2,11 @@
 
 ``python -m posviz.bench`` prints JSON. Each registered benchmark runs at each
 of its lengths in a fresh subprocess (``--case NAME:L``), so one case's peak
-memory does not mask the next. A case times three stages: ``compute`` (the
-page's backend calls, bypassing the Streamlit cache), ``figures`` (every figure
-the page builds) and ``serialize`` (``plotly.io.to_json(fig, validate=False)``,
-what ``st.plotly_chart`` sends). Seconds are the median of the warm repeats;
-``*_cold_s`` is the first run.
+memory does not mask the next. A case times two stages: ``compute`` (the
+page's backend calls, bypassing the Streamlit cache) and ``render`` (the real
+page script run through ``streamlit.testing`` with empty caches: computation,
+every figure, and the plotly JSON each chart sends). Seconds are the median of
+the warm repeats; ``*_cold_s`` is the first run.
 
 ``naive_seed`` is the seed notebooks' approach for comparison: the full L x L
 relative positions, bucketed, looked up and permuted, and one heatmap of the
@@ -34,16 +34,20 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 REPEATS = 3  # warm runs after the cold one
-STAGES = ("compute", "figures", "serialize")
+STAGES = ("compute", "render")
 ROOT = Path(__file__).resolve().parents[1]  # the directory holding the posviz package
 
 
 @dataclass(frozen=True)
 class Bench:
-    """What a page computes for sequence length L, and the figures it draws from that."""
+    """One page at sequence length L.
 
-    compute: Callable[[int], Any]  # length -> state
-    figures: Callable[[Any], dict[str, go.Figure]]  # state -> figures by name
+    ``compute`` runs the page's backend calls, uncached. ``render`` builds what
+    the user receives, every chart serialized, and returns each chart's bytes.
+    """
+
+    compute: Callable[[int], Any]  # length -> anything
+    render: Callable[[int], dict[str, int]]  # length -> chart name -> bytes sent
 
 
 @dataclass(frozen=True)
@@ -57,66 +61,52 @@ class Entry:
 
 def uncached(fn: Callable) -> Callable:
     """The plain function behind an ``st.cache_data`` one, so every call computes."""
-    if hasattr(fn, "__wrapped__"):
-        return fn.__wrapped__
+    return getattr(fn, "__wrapped__", fn)
 
-    def call(*args: Any) -> Any:
-        fn.clear()
-        return fn(*args)
 
-    return call
+def page_render(page: str, params: Callable[[int], dict[str, str]]) -> Callable[[int], dict[str, int]]:
+    """Run the real page script (``streamlit.testing``), caches cleared, and weigh its charts.
+
+    Chart bytes are the plotly JSON each ``st.plotly_chart`` puts in its message.
+    """
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    def render(length: int) -> dict[str, int]:
+        st.cache_data.clear()
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
+        for key, value in params(length).items():
+            at.query_params[key] = value
+        at.switch_page(page).run()
+        if at.exception:
+            raise RuntimeError(f"{page} raised: {at.exception[0].value}")
+        charts = at.get("plotly_chart")
+        return {
+            f"{i}: {json.loads(c.proto.spec)['layout']['title']['text'][:40]}": len(c.proto.spec)
+            for i, c in enumerate(charts)
+        }
+
+    return render
 
 
 def t5_page() -> Bench:
     """The T5 page (``pages/t5.py``) at its default settings with q_len = k_len = L."""
     import numpy as np
 
-    from posviz.figures import t5 as fig
     from posviz.ui import t5 as ui
     from posviz.ui.snippets import T5Settings
 
-    def compute(length: int) -> tuple:
+    def compute(length: int) -> None:
         s = T5Settings(q_len=length, k_len=length)
         shape = (s.q_len, s.k_len, s.align)
-        view = uncached(ui.bucket_view)(*shape, s.num_buckets, s.max_distance, s.bidirectional)
-        tb = np.asarray(uncached(ui.seeded_table)(s.num_buckets, s.heads, s.seed), dtype=np.float32).tobytes()
         rest = (s.max_distance, s.bidirectional, s.scale)
-        bv = uncached(ui.bias_view)(tb, s.num_buckets, s.heads, *shape, *rest)
-        attn = uncached(ui.attention_view)(tb, s.num_buckets, s.heads, s.head, *shape, *rest, s.seed)
-        return s, view, bv, attn, ui.axes(*shape, ui.MAIN_POINTS), ui.axes(*shape, ui.PAIR_POINTS)
+        uncached(ui.bucket_view)(*shape, s.num_buckets, s.max_distance, s.bidirectional)
+        tb = np.asarray(uncached(ui.seeded_table)(s.num_buckets, s.heads, s.seed), dtype=np.float32).tobytes()
+        uncached(ui.bias_view)(tb, s.num_buckets, s.heads, *shape, *rest)
+        toy = ui.toy_settings(s)
+        uncached(ui.attention_view)(tb, s.num_buckets, s.heads, s.head, toy.q_len, toy.k_len, s.align, *rest, s.seed)
 
-    def figures(state: tuple) -> dict[str, go.Figure]:
-        s, view, bv, (without, with_bias), ax, pair = state
-        shown = dict(q_pos=ax.q_pos, k_pos=ax.k_pos, q_len=s.q_len, k_len=s.k_len)
-        bucket_kw = dict(num_buckets=s.num_buckets, bidirectional=s.bidirectional)
-        out = {"relative_position": fig.relative_position_figure(view.steps.relative_position, **shown)}
-        steps = range(1, len(fig.PIPELINE_STEPS) + 1)  # the page shows one at a time; build them all
-        out.update({f"step_{i}": fig.pipeline_figure(view.steps, i, **bucket_kw, **shown) for i in steps})
-        out["bucket"] = fig.bucket_figure(view.steps.bucket, num_buckets=s.num_buckets, **shown)
-        out["bucket_profile"] = fig.bucket_profile_figure(
-            view.profile_r,
-            view.profile_bucket,
-            max_exact=view.max_exact,
-            max_distance=s.max_distance,
-            bidirectional=s.bidirectional,
-        )
-        out["bias"] = fig.bias_figure(bv.bias[s.head], head=s.head, **shown)
-        gx = bv.grid_axes
-        out["bias_grid"] = fig.bias_grid_figure(bv.grid, q_pos=gx.q_pos, k_pos=gx.k_pos, q_len=s.q_len, k_len=s.k_len)
-        out["attention"] = fig.attention_figure(
-            without, with_bias, head=s.head, q_pos=pair.q_pos, k_pos=pair.k_pos, q_len=s.q_len, k_len=s.k_len
-        )
-        mid = len(pair.q_pos) // 2
-        out["attention_row"] = fig.attention_row_figure(
-            without[mid], with_bias[mid], query=int(pair.q_pos[mid]), k_pos=pair.k_pos
-        )
-        if bv.seed_transpose is not None:
-            out["pitfall"] = fig.pitfall_figure(
-                bv.bias[s.head], bv.seed_transpose[s.head], head=s.head, q_pos=ax.q_pos, k_pos=ax.k_pos
-            )
-        return out
-
-    return Bench(compute, figures)
+    return Bench(compute, page_render("pages/t5.py", lambda n: {"q_len": str(n), "k_len": str(n)}))
 
 
 def naive_seed() -> Bench:
@@ -125,19 +115,19 @@ def naive_seed() -> Bench:
 
     from posviz.encodings.t5 import t5_bucket
 
-    def compute(length: int) -> tuple:
+    def compute(length: int) -> torch.Tensor:
         table = torch.randn(32, 8, generator=torch.Generator().manual_seed(0))  # (num_buckets, heads)
         pos = torch.arange(length)
         rel_pos = pos[None, :] - pos[:, None]  # (L, L)
         bucket = t5_bucket(rel_pos, bidirectional=True, num_buckets=32, max_distance=128)  # (L, L)
-        bias = table[bucket].permute(2, 0, 1) * 1.0  # (L, L, heads) -> (heads, L, L), times scale
-        return bucket, bias
+        table[bucket].permute(2, 0, 1) * 1.0  # (L, L, heads) -> (heads, L, L), times scale
+        return bucket
 
-    def figures(state: tuple) -> dict[str, go.Figure]:
-        bucket, _ = state
-        return {"bucket_full": go.Figure(go.Heatmap(z=bucket.numpy()))}
+    def render(length: int) -> dict[str, int]:
+        bucket = compute(length)
+        return {"bucket_full": len(pio.to_json(go.Figure(go.Heatmap(z=bucket.numpy())), validate=False))}
 
-    return Bench(compute, figures)
+    return Bench(compute, render)
 
 
 REGISTRY: dict[str, Entry] = {
@@ -152,40 +142,40 @@ def peak_rss_mb() -> float:
     return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
 
 
-def run_once(bench: Bench, length: int) -> tuple[dict[str, float], dict[str, int]]:
-    """One pass of the three stages: seconds per stage, and UTF-8 bytes per chart."""
+def timed(fn: Callable, *args: Any) -> tuple[float, Any]:
     t0 = time.perf_counter()
-    state = bench.compute(length)
-    t1 = time.perf_counter()
-    figs = bench.figures(state)
-    t2 = time.perf_counter()
-    sizes = {name: len(pio.to_json(f, validate=False).encode()) for name, f in figs.items()}
-    t3 = time.perf_counter()
-    return dict(zip(STAGES, (t1 - t0, t2 - t1, t3 - t2), strict=True)), sizes
+    out = fn(*args)
+    return time.perf_counter() - t0, out
 
 
 def run_case(name: str, length: int, repeats: int = REPEATS) -> dict[str, Any]:
-    """Time one benchmark at one length in this process: a cold run, then ``repeats`` warm ones."""
+    """One benchmark at one length in this process: a cold run, then ``repeats`` warm ones.
+
+    ``compute_s``: the backend calls alone. ``render_s``: everything the user
+    waits for (for a page: the whole script run with empty caches, figures and
+    serialization included).
+    """
     quiet_streamlit()
     bench = REGISTRY[name].load()
+    bench.render(min(length, 64))  # first-run costs (imports, torch kernels) are not the page's
     rss_before = peak_rss_mb()
-    runs = [run_once(bench, length) for _ in range(1 + repeats)]
-    sizes = runs[0][1]
-    record: dict[str, Any] = {"L": length}
-    for stage in STAGES:
-        record[f"{stage}_s"] = round(statistics.median(r[0][stage] for r in runs[1:] or runs), 4)
-        record[f"{stage}_cold_s"] = round(runs[0][0][stage], 4)
-    record["total_s"] = round(sum(record[f"{stage}_s"] for stage in STAGES), 4)
-    record.update(
-        charts=len(sizes),
-        max_chart=max(sizes, key=sizes.get),
-        max_chart_bytes=max(sizes.values()),
-        total_chart_bytes=sum(sizes.values()),
-        chart_bytes=sizes,
-        peak_rss_mb=round(peak_rss_mb(), 1),
-        rss_growth_mb=round(peak_rss_mb() - rss_before, 1),
-    )
-    return record
+    computes = [timed(bench.compute, length)[0] for _ in range(1 + repeats)]
+    renders = [timed(bench.render, length) for _ in range(1 + repeats)]
+    sizes = renders[0][1]
+    return {
+        "L": length,
+        "compute_s": round(statistics.median(computes[1:] or computes), 4),
+        "compute_cold_s": round(computes[0], 4),
+        "render_s": round(statistics.median(t for t, _ in renders[1:] or renders), 4),
+        "render_cold_s": round(renders[0][0], 4),
+        "charts": len(sizes),
+        "max_chart": max(sizes, key=sizes.get),
+        "max_chart_bytes": max(sizes.values()),
+        "total_chart_bytes": sum(sizes.values()),
+        "chart_bytes": sizes,
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+        "rss_growth_mb": round(peak_rss_mb() - rss_before, 1),
+    }
 
 
 def quiet_streamlit() -> None:
