@@ -70,8 +70,14 @@ def display_positions(length: int, max_points: int) -> torch.Tensor:
 
 
 def display_stride(length: int, max_points: int) -> int:
-    """Stride that :func:`display_positions` uses; 1 when nothing is skipped."""
+    """Stride that :func:`display_positions` uses; 1 when nothing is skipped.
+
+    The smallest stride whose positions ``0, s, 2s, ...`` plus ``length - 1``
+    number at most ``max_points``.
+    """
     if length <= max_points:
         return 1
-    # ceil((length - 1) / (max_points - 2)) leaves room for the appended last position.
-    return -(-(length - 1) // (max_points - 2))
+    stride = -(-(length - 1) // (max_points - 1))  # lower bound: the strided part alone fits
+    while -(-length // stride) + ((length - 1) % stride != 0) > max_points:
+        stride += 1  # the appended last position did not fit
+    return stride

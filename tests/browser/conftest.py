@@ -24,7 +24,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("POSVIZ_CHROMIUM", "/usr/bin/chromium"))  # override only to test the policy
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -87,8 +87,8 @@ def streamlit_server(name: str = "streamlit") -> Iterator[Server]:
     """Start ``streamlit run app.py`` on a free port, wait for health, stop it at the end."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     port = _free_port()
-    stderr_log = ARTIFACTS / f"{name}-{port}.stderr.log"
-    stdout_log = ARTIFACTS / f"{name}-{port}.stdout.log"
+    stderr_log = ARTIFACTS / f"{name}.stderr.log"
+    stdout_log = ARTIFACTS / f"{name}.stdout.log"
     cmd = [
         sys.executable,
         "-m",
@@ -139,23 +139,38 @@ def streamlit_server(name: str = "streamlit") -> Iterator[Server]:
 
 @pytest.fixture(scope="session")
 def browser():
-    """Headless Debian Chromium driven by Playwright's sync API."""
+    """Headless Debian Chromium driven by Playwright's sync API (never a downloaded browser)."""
     if not CHROMIUM.exists():
         unavailable(f"{CHROMIUM} is missing")
     try:
-        from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
     except ImportError as err:
         unavailable(f"the playwright package is not importable ({err})")
-    with sync_playwright() as p:
+    problem = None
+    try:
+        playwright = sync_playwright().start()
+    except Exception as err:  # the driver itself may be broken
+        problem = f"Playwright did not start: {_first_line(err)}"
+    if problem:
+        unavailable(problem)
+    try:
         try:
-            chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        except PlaywrightError as err:
-            unavailable(f"Playwright could not launch {CHROMIUM}: {str(err).splitlines()[0]}")
+            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        except Exception as err:
+            problem = f"Playwright could not launch {CHROMIUM}: {_first_line(err)}"
+        if problem:
+            unavailable(problem)
         try:
             yield chromium
         finally:
             chromium.close()
+    finally:
+        playwright.stop()
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
 
 
 @dataclass
@@ -184,11 +199,11 @@ def _new_page(browser, events: PageEvents):
 def app_url(browser) -> Iterator[str]:
     """Base URL of a module-wide server, warmed up by one visit to ``/``.
 
-    The warm-up matters: ``app.py`` sits next to a folder named ``pages/``, so
-    Streamlit starts in its legacy "pages directory" mode and only switches to the
-    ``st.navigation`` app once ``app.py`` has run for some session. Visiting ``/``
-    first makes every later page load independent of test order. The first visit
-    to a deep link on a fresh server is covered by its own test.
+    The warm-up pays the first run's cost (torch import) once, outside any test's
+    timeouts, and leaves Streamlit out of its legacy ``pages/``-folder mode
+    (``app.py`` sits next to a folder named ``pages/``), so later tests do not
+    depend on their order. A deep link as the very first visit of a fresh server
+    has its own test (``fresh_server_url``).
     """
     with streamlit_server() as server:
         context, page = _new_page(browser, PageEvents())

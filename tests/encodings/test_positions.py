@@ -69,7 +69,7 @@ def test_display_positions_takes_everything_when_it_fits(length, max_points):
 def test_display_positions_examples():
     assert display_positions(1, 5).tolist() == [0]
     assert display_positions(5, 5).tolist() == [0, 1, 2, 3, 4]
-    assert display_positions(100, 5).tolist() == [0, 33, 66, 99]
+    assert display_positions(100, 5).tolist() == [0, 25, 50, 75, 99]
     assert display_positions(131072, 192)[-1].item() == 131071
     assert len(display_positions(131072, 192)) <= 192
 
@@ -83,14 +83,12 @@ def test_display_positions_refuses_bad_arguments():
 
 # BUG: positions.py display_stride divides by (max_points - 2), so the max_points == 2 that
 # display_positions accepts ("at least 2") raises ZeroDivisionError instead of giving [0, length - 1].
-@pytest.mark.xfail(strict=True, raises=ZeroDivisionError, reason="BUG: display_stride divides by max_points - 2")
 def test_display_positions_with_two_points_gives_the_ends():
     assert display_positions(10, 2).tolist() == [0, 9]
 
 
 # BUG (minor, docstring contract): "The stride is the smallest integer that fits". With
 # length 11 and 5 points the stride 3 fits ([0, 3, 6, 9, 10]) but display_stride returns 4.
-@pytest.mark.xfail(strict=True, reason="BUG: display_stride is not the smallest stride that fits, as documented")
 @settings(max_examples=300, deadline=None)
 @given(st.integers(3, 5000), st.integers(3, 300))
 @example(11, 5)
@@ -101,10 +99,10 @@ def test_display_stride_is_the_smallest_that_fits(length, max_points):
         assert points_for_stride(length, stride - 1) > max_points
 
 
-def test_display_stride_example_fewer_points_than_allowed():
-    # what the stride currently is; pins the behaviour the snippet's `shown()` must reproduce
-    assert display_stride(11, 5) == 4
-    assert display_positions(11, 5).tolist() == [0, 4, 8, 10]
+def test_display_stride_example_uses_every_allowed_point():
+    # stride 3 fits five points ([0, 3, 6, 9] and the last, 10); stride 4 would waste one
+    assert display_stride(11, 5) == 3
+    assert display_positions(11, 5).tolist() == [0, 3, 6, 9, 10]
 
 
 # --- query_positions ------------------------------------------------------------------------------

@@ -1,0 +1,147 @@
+"""Helpers for the AppTest suites: open a page with URL parameters, read its charts.
+
+Every scenario gets a fresh ``AppTest``: session state (widget values, the
+link-correction bookkeeping in ``posviz.ui.controls``) must not leak between
+scenarios. Only ``st.cache_data`` is shared, as it is between real sessions.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "app.py"
+T5_PAGE = "pages/t5.py"
+TIMEOUT = 90  # the first run imports torch and fills the caches
+
+# Widget type of each URL-bound control, for ``value_of``.
+WIDGETS = {
+    "lecture": "toggle",
+    "bidirectional": "toggle",
+    "align": "radio",
+    "q_len": "number_input",
+    "k_len": "number_input",
+    "max_distance": "number_input",
+    "seed": "number_input",
+    "num_buckets": "slider",
+    "heads": "slider",
+    "head": "slider",
+    "scale": "slider",
+    "step": "slider",
+}
+
+
+def open_page(page: str | None = None, **params: str | list[str]) -> AppTest:
+    """A fresh app run as if the link ``/<page>?<params>`` was opened.
+
+    Query parameters are set before the first run, so they are what the
+    browser sends with the page load; a list value repeats the key.
+    """
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    for key, value in params.items():
+        at.query_params[key] = value
+    if page is not None:
+        at.switch_page(page)
+    return at.run()
+
+
+def open_t5(**params: str | list[str]) -> AppTest:
+    return open_page(T5_PAGE, **params)
+
+
+def widget(at: AppTest, key: str):
+    """The URL-bound widget for ``key``."""
+    return getattr(at, WIDGETS[key])(key=key)
+
+
+def value_of(at: AppTest, key: str) -> Any:
+    return widget(at, key).value
+
+
+def has_widget(at: AppTest, key: str) -> bool:
+    try:
+        widget(at, key)
+    except KeyError:
+        return False
+    return True
+
+
+def warnings(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning]
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def assert_healthy(at: AppTest) -> None:
+    """No traceback and no rule error on the page."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert not errors(at), errors(at)
+
+
+@dataclass(frozen=True)
+class Chart:
+    key: str
+    spec: dict
+    config: dict
+    size: int  # characters of the plotly JSON the browser receives
+
+    @property
+    def title(self) -> str:
+        return self.spec["layout"].get("title", {}).get("text", "")
+
+    @property
+    def subtitle(self) -> str:
+        return self.spec["layout"].get("title", {}).get("subtitle", {}).get("text", "")
+
+    @property
+    def trace_types(self) -> list[str]:
+        return [t.get("type", "scatter") for t in self.spec["data"]]
+
+    def axis_titles(self, axis: str) -> list[str]:
+        """Titles of every ``xaxis*`` or ``yaxis*`` in the layout."""
+        layout = self.spec["layout"]
+        return [
+            v.get("title", {}).get("text", "") for k, v in layout.items() if k == axis or k.startswith(axis) and k[5:].isdigit()
+        ]
+
+
+def array(value: Any) -> np.ndarray:
+    """A plotly JSON array: a plain list, or ``{"dtype", "bdata", "shape"}`` (base64 numpy)."""
+    if isinstance(value, dict) and "bdata" in value:
+        out = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        if "shape" in value:
+            out = out.reshape([int(n) for n in str(value["shape"]).split(",")])
+        return out
+    return np.asarray(value)
+
+
+def charts(at: AppTest) -> list[Chart]:
+    """Every ``st.plotly_chart`` on the page, with its spec and config parsed."""
+    out = []
+    for el in at.get("plotly_chart"):
+        spec = el.proto.spec
+        out.append(Chart(key=el.key or "", spec=json.loads(spec), config=json.loads(el.proto.config), size=len(spec)))
+    return out
+
+
+def chart(at: AppTest, key_prefix: str) -> Chart:
+    """The one chart whose element key starts with ``fig_<key_prefix>``."""
+    found = [c for c in charts(at) if c.key.startswith(f"fig_{key_prefix}")]
+    assert len(found) == 1, [c.key for c in charts(at)]
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def t5_default() -> AppTest:
+    """The T5 page at its defaults, shared by read-only checks in one module."""
+    return open_t5()
