@@ -2,9 +2,11 @@
 
 import streamlit as st
 
+from posviz.ui.chrome import lecture_styles
 from posviz.ui.controls import control
 
-st.set_page_config(page_title="posviz", page_icon=":material/grid_on:", layout="wide")
+# No page_icon: a Material icon favicon is fetched from Google's font servers at run time.
+st.set_page_config(page_title="posviz", layout="wide")
 
 pages = [
     st.Page("pages/home.py", title="Why position?", icon=":material/home:", default=True),
@@ -13,4 +15,5 @@ pages = [
 page = st.navigation(pages)
 with st.sidebar:
     control("lecture")
+lecture_styles()
 page.run()

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from posviz.ui.chrome import page_header, prose, section
-from posviz.ui.home import SCHEMES, SENTENCE, SHUFFLED, permutation_demo, scheme_frame
+from posviz.ui.home import SCHEMES, SENTENCE, SHUFFLED, change_text, permutation_demo, scheme_frame
 from posviz.ui.texts import home as text
 
 page_header(
@@ -20,12 +20,12 @@ st.markdown(
 )
 st.dataframe(frame, hide_index=True)
 left, right = st.columns(2)
-left.metric("Largest change of a word's output, no position term", f"{worst_none:.2g}")
-right.metric("... with a T5 relative bias", f"{worst_bias:.2g}")
+left.metric("Largest change of a word's output, no position term", change_text(worst_none))
+right.metric("... with a T5 relative bias", change_text(worst_bias))
 prose(text.AFTER)
 
 section("The schemes")
-st.dataframe(scheme_frame())
+st.dataframe(scheme_frame(), hide_index=True)
 for name, _, _, how, path in SCHEMES:
     if path:
         st.page_link(f"pages/{path}.py", label=f"{name}: {how}", icon=":material/arrow_forward:")

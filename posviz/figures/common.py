@@ -66,7 +66,7 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
         title=dict(text=title, font=dict(size=lk.title), subtitle=dict(text=subtitle or "")),
         font=dict(size=lk.font),
         height=height or lk.height,
-        margin=dict(l=20, r=20, t=100 if subtitle else 70, b=20),
+        margin=dict(l=20, r=20, t=lk.title + (2 * lk.font if subtitle else 0) + 50, b=20),
         hoverlabel=dict(font=dict(size=lk.font)),
     )
     fig.update_xaxes(automargin=True, title_standoff=8)
@@ -171,7 +171,7 @@ def heatmap(
             hoverongaps=False,
             value_name=value_name,
             value_format=value_format,
-            colorbar=dict(title=dict(text=colorbar_title or value_name)),
+            colorbar=dict(title=dict(text=colorbar_title or value_name, side="right")),
             **_colors(z, palette, zmin, zmax),
         )
     )
@@ -203,19 +203,20 @@ def heatmap_grid(
     n = zs.shape[0]
     cols = min(cols, n)
     rows = -(-n // cols)
+    lk = look(lecture)
     fig = make_subplots(
         rows=rows,
         cols=cols,
         subplot_titles=titles,
-        horizontal_spacing=0.03,
-        vertical_spacing=0.08 / max(rows, 1) + 0.04,
+        horizontal_spacing=0.025,
+        vertical_spacing=min(0.3 / rows, 0.12) if rows > 1 else 0.0,
     )
     colors = _colors(zs, palette, None, None)
     coloraxis = dict(
         colorscale=colors["colorscale"],
         cmin=colors.get("zmin"),
         cmax=colors.get("zmax"),
-        colorbar=dict(title=dict(text=value_name)),
+        colorbar=dict(title=dict(text=value_name, side="right")),
     )
     if palette == "diverging":
         coloraxis["cmid"] = 0.0
@@ -231,9 +232,13 @@ def heatmap_grid(
             fig.update_xaxes(showticklabels=False, row=h // cols + 1, col=h % cols + 1)
         else:
             fig.update_xaxes(title_text="key j", row=h // cols + 1, col=h % cols + 1)
-    for r in range(1, rows + 1):
-        fig.update_yaxes(title_text="query i", row=r, col=1)
+    for h in range(n):
+        if h % cols:  # rows share the query axis: tick labels on the first column only
+            fig.update_yaxes(showticklabels=False, row=h // cols + 1, col=h % cols + 1)
+        else:
+            fig.update_yaxes(title_text="query i", row=h // cols + 1, col=1)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     subtitle = " · ".join(s for s in (subtitle, note) if s)
-    lk = look(lecture)
-    return finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 170 * rows + 120))
+    fig = finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 220 * rows + 140))
+    fig.update_annotations(font_size=lk.font)  # the panel titles
+    return fig

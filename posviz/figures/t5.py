@@ -158,13 +158,17 @@ def bucket_profile_figure(
             hovertemplate="r = %{x}<br>bucket = %{y}<extra></extra>",
         )
     )
-    marks = [(-max_exact, "−max_exact"), (-max_distance, "−max_distance")]
+    marks = [(-max_exact, "−max_exact", "top left"), (-max_distance, "−max_distance", "top left")]
     if bidirectional:
-        marks += [(max_exact, "max_exact"), (max_distance, "max_distance")]
-    for x, label in marks:
+        marks += [(max_exact, "max_exact", "bottom right"), (max_distance, "max_distance", "bottom right")]
+    for x, label, where in marks:
         if r.min() <= x <= r.max():
             fig.add_vline(
-                x=x, line=dict(dash="dot", color="#555"), annotation_text=label, annotation_font_size=lk.font - 2
+                x=x,
+                line=dict(dash="dot", color="#555"),
+                annotation_text=label,
+                annotation_position=where,
+                annotation_font_size=lk.font - 2,
             )
     fig.update_xaxes(title_text="relative position r = j − i")
     fig.update_yaxes(title_text="bucket")
@@ -253,7 +257,7 @@ def attention_row_figure(without, with_bias, *, query: int, k_pos, lecture: bool
     fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
     fig.update_xaxes(title_text="key position j", automargin=True)
     fig.update_yaxes(title_text="attention weight", automargin=True, rangemode="tozero")
-    fig.update_layout(legend=dict(orientation="h", y=1.02, x=1, xanchor="right", yanchor="bottom"))
+    fig.update_layout(legend=dict(x=0.99, y=0.98, xanchor="right", yanchor="top", bgcolor="rgba(255,255,255,0.8)"))
     return finish(
         fig,
         title=f"Query i = {query}: where its attention goes",

@@ -31,3 +31,22 @@ def section(title: str) -> None:
 def rule_error(message: str) -> None:
     """A settings combination the scheme cannot compute: the rule and the fix."""
     st.error(message, icon=":material/rule:")
+
+
+# Static CSS (no user text): in lecture mode the prose, headings and controls
+# grow with the figures, for a projector at the back of a lecture hall.
+_LECTURE_CSS = """<style>
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; line-height: 1.55; }
+[data-testid="stMarkdownContainer"] code { font-size: 1.15rem; }
+[data-testid="stMain"] h1 { font-size: 3.1rem; }
+[data-testid="stMain"] h2 { font-size: 2.3rem; }
+[data-testid="stCaptionContainer"] p { font-size: 1.1rem; }
+[data-testid="stSidebar"] [data-testid="stWidgetLabel"] p { font-size: 1.1rem; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; }
+</style>"""
+
+
+def lecture_styles() -> None:
+    """Enlarge the page's text in lecture mode (figures enlarge themselves)."""
+    if lecture_mode():
+        st.html(_LECTURE_CSS)
