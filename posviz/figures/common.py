@@ -59,14 +59,20 @@ def sample_note(q_pos, k_pos, q_len: int, k_len: int) -> str | None:
     return "Strided sample: " + "; ".join(parts) if parts else None
 
 
+def subtitle_lines(*parts: str | None) -> str | None:
+    """Subtitle parts, one per line (plotly does not wrap text); None when there are none."""
+    return "<br>".join(p for p in parts if p) or None
+
+
 def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, height: int | None = None) -> go.Figure:
-    """Shared title, fonts and margins."""
+    """Shared title, fonts and margins; ``subtitle`` lines are separated by ``<br>``."""
     lk = look(lecture)
+    lines = subtitle.count("<br>") + 1 if subtitle else 0
     fig.update_layout(
         title=dict(text=title, font=dict(size=lk.title), subtitle=dict(text=subtitle or "")),
         font=dict(size=lk.font),
         height=height or lk.height,
-        margin=dict(l=20, r=20, t=lk.title + (2 * lk.font if subtitle else 0) + 50, b=20),
+        margin=dict(l=20, r=20, t=lk.title + int(1.4 * lk.font * lines) + 50, b=20),
         hoverlabel=dict(font=dict(size=lk.font)),
     )
     fig.update_xaxes(automargin=True, title_standoff=8)
@@ -162,7 +168,7 @@ def heatmap(
         mask = as_array(mask).astype(bool)
         z = np.where(mask, np.nan, as_array(z).astype(np.float32))
         if mask.any():
-            subtitle = " · ".join(s for s in (subtitle, f"grey: {mask_label or 'masked'}") if s)
+            subtitle = subtitle_lines(subtitle, f"grey: {mask_label or 'masked'}")
     fig = go.Figure(
         _heatmap_trace(
             z,
@@ -177,7 +183,7 @@ def heatmap(
     )
     _axes(fig)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    subtitle = " · ".join(s for s in (subtitle, note) if s) or None
+    subtitle = subtitle_lines(subtitle, note)
     if mask is not None:
         fig.update_layout(plot_bgcolor=MASK_COLOR)  # gaps (masked cells) show the background
     return finish(fig, title=title, subtitle=subtitle, lecture=lecture)
@@ -238,7 +244,7 @@ def heatmap_grid(
         else:
             fig.update_yaxes(title_text="query i", row=h // cols + 1, col=1)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    subtitle = " · ".join(s for s in (subtitle, note) if s)
+    subtitle = subtitle_lines(subtitle, note)
     fig = finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 220 * rows + 140))
     fig.update_annotations(font_size=lk.font)  # the panel titles
     return fig

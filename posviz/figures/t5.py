@@ -88,11 +88,9 @@ def pipeline_figure(
             mask_label=label,
             **common,
         )
-    sub = (
-        f"the bucket within its direction's half, 0 .. {half - 1}: the grey garbage sat where n is small, so it is gone"
-    )
+    sub = f"the bucket within its direction's half, 0 .. {half - 1}; the garbage sat where n is small: gone"
     if bidirectional:
-        sub += f"; future keys still get + {half} (next figure)"
+        sub += f"<br>future keys still get + {half} (next figure)"
     return heatmap(values, value_name="bucket in half", subtitle=sub, zmin=0, zmax=half - 1, value_format="d", **common)
 
 
