@@ -131,8 +131,8 @@ def _colors(z, palette: str, zmin, zmax) -> dict:
 
 
 def _axes(fig: go.Figure, **where) -> None:
-    fig.update_xaxes(title_text="key position j", automargin=True, **where)
-    fig.update_yaxes(title_text="query position i", autorange="reversed", automargin=True, **where)
+    fig.update_xaxes(title_text="key position j", automargin=True, showgrid=False, **where)
+    fig.update_yaxes(title_text="query position i", autorange="reversed", automargin=True, showgrid=False, **where)
 
 
 def heatmap(

@@ -135,24 +135,19 @@ def step_through(titles: list[str] | tuple[str, ...], *, where: Any = None) -> i
     """Previous / Next buttons and a URL-bound ``step`` slider; returns the 1-based step."""
     where = st.container() if where is None else where
     last = len(titles)
-    current = int(st.session_state.get("step", 1))
     prev_col, next_col, slider_col = where.columns([1, 1, 5], vertical_alignment="bottom")
-    prev_col.button(
-        "Previous",
-        icon=":material/arrow_back:",
-        on_click=_shift_step,
-        args=(-1, last),
-        disabled=current <= 1,
-        key="step_prev",
-        width="stretch",
-    )
-    next_col.button(
-        "Next",
-        icon=":material/arrow_forward:",
-        on_click=_shift_step,
-        args=(1, last),
-        disabled=current >= last,
-        key="step_next",
-        width="stretch",
-    )
-    return control("step", max_value=last, where=slider_col)
+    step = control("step", max_value=last, where=slider_col)  # first, so a linked step sets the buttons
+    for col, key, label, icon, delta, disabled in (
+        (prev_col, "step_prev", "Previous", ":material/arrow_back:", -1, step <= 1),
+        (next_col, "step_next", "Next", ":material/arrow_forward:", 1, step >= last),
+    ):
+        col.button(
+            label,
+            icon=icon,
+            on_click=_shift_step,
+            args=(delta, last),
+            disabled=disabled,
+            key=key,
+            width="stretch",
+        )
+    return step

@@ -277,7 +277,7 @@ HOSTILE = [
 def test_hostile_link(params, key, expected, notice):
     at = open_t5(**params)
     assert_healthy(at)
-    assert value_of(at, key) == pytest.approx(expected) if isinstance(expected, float) else expected
+    assert value_of(at, key) == (pytest.approx(expected) if isinstance(expected, float) else expected)
     mentioned = [w for w in warnings(at) if f"{key}=" in w]
     if notice is not None:
         assert bool(mentioned) is notice, warnings(at)

@@ -29,7 +29,7 @@ distance each. Everything else (`is_small = False`) goes to a logarithmic bucket
     """The formula is computed for **every** cell, small or not, in float32:
 `max_exact + log(n / max_exact) / log(max_distance / max_exact) · (half − max_exact)`.
 Where `n = 0`, `log(0) = −inf` (grey). Where `0 < n < max_exact` the value is below `max_exact`.
-Both are wrong as buckets, and both are thrown away in step 7.""",
+Both are wrong as buckets, and both are thrown away in step 6.""",
     """`.long()` truncates toward zero. Cast to int64, `−inf` has no value: the conversion is
 undefined in C and x86 returns the "integer indefinite" `−9223372036854775808` (int64 min), so those
 cells now hold `max_exact + int64 min = {garbage}` (grey). Nothing crashes, and the garbage is
