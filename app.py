@@ -3,7 +3,7 @@
 import streamlit as st
 
 from posviz.ui.chrome import lecture_styles
-from posviz.ui.controls import control
+from posviz.ui.controls import control, start_run
 
 # No page_icon: a Material icon favicon is fetched from Google's font servers at run time.
 st.set_page_config(page_title="posviz", layout="wide")
@@ -13,6 +13,7 @@ pages = [
     st.Page("pages/t5.py", title="T5 relative bias", icon=":material/grid_on:", url_path="t5"),
 ]
 page = st.navigation(pages)
+start_run()
 with st.sidebar:
     control("lecture")
 lecture_styles()

@@ -17,6 +17,7 @@ from posviz.ui.params import PARAMS, Param, format_value, parse
 _PENDING = "_posviz_pending"  # key -> value to apply before the widget on the next run
 _CORRECTED = "_posviz_corrected"  # keys already corrected once (guards against loops)
 _NOTICES = "_posviz_notices"  # key -> (message, value it was about)
+_HEADER_SHOWN = "_posviz_header_shown"  # this run has drawn the notices already
 
 
 def ensure_app_entry() -> None:
@@ -48,12 +49,32 @@ def _widget(p: Param, lo: Any, hi: Any, disabled: bool, where: Any) -> Any:
             captions=[p.option_labels.get(o, "") for o in p.options],
             **common,
         )
+    cast = _widget_type(p)
     default = min(max(p.default, lo), hi)
-    cast = int if p.kind == "int" else float
     kwargs = dict(min_value=cast(lo), max_value=cast(hi), value=cast(default), step=cast(p.step or 1))
     if p.widget == "slider":
         return where.slider(p.label, **kwargs, **common)
+    if p.kind == "int":
+        kwargs["format"] = "%.0f"
     return where.number_input(p.label, **kwargs, **common)
+
+
+def _widget_type(p: Param) -> type:
+    """Python type of the widget's value.
+
+    Whole-number inputs are float number inputs shown with ``%.0f``: Streamlit
+    1.67's int number input crashes on a link value such as ``1e309`` or
+    ``inf`` (``int(float("inf"))``) before any page code can refuse it, while
+    its float input rejects non-finite values.
+    """
+    if p.kind == "float" or (p.kind == "int" and p.widget == "number"):
+        return float
+    return {"int": int, "bool": bool, "choice": str}[p.kind]
+
+
+def _value(p: Param, raw: Any) -> Any:
+    """The widget's value in the parameter's own type."""
+    return int(round(raw)) if p.kind == "int" else raw
 
 
 def control(
@@ -83,20 +104,21 @@ def control(
     lo = p.min if min_value is None else min_value
     hi = p.max if max_value is None else max_value
 
-    wanted = None
+    wanted, announce = None, False
     if key in pending:
-        state[key] = pending.pop(key)
+        state[key] = _widget_type(p)(pending.pop(key))
     elif key not in state:
         raw = st.query_params.get(key)
         if raw is not None:
             wanted, notice = parse(p, raw, min_value=lo, max_value=hi)
             if notice:
                 notices[key] = (notice, wanted)
+                announce = bool(state.get(_HEADER_SHOWN))  # drawn after the header: rerun to show it
     elif p.kind in ("int", "float") and not lo <= state[key] <= hi:
-        state[key] = min(max(state[key], lo), hi)  # bounds moved under a kept value
+        state[key] = _widget_type(p)(min(max(state[key], lo), hi))  # bounds moved under a kept value
 
-    value = _widget(p, lo, hi, disabled, where)
-    if wanted is not None and value != wanted and key not in corrected:
+    value = _value(p, _widget(p, lo, hi, disabled, where))
+    if (announce or (wanted is not None and value != wanted)) and key not in corrected:
         corrected.add(key)
         pending[key] = wanted
         st.rerun()
@@ -105,14 +127,14 @@ def control(
     return value
 
 
-def refuse(key: str, message: str, value: Any) -> None:
-    """Record a notice for ``key`` that a page-level rule changed its value."""
-    notices = st.session_state.setdefault(_NOTICES, {})
-    notices[key] = (message, value)
+def start_run() -> None:
+    """Called first on every run (``app.py``): no page header drawn yet."""
+    st.session_state[_HEADER_SHOWN] = False
 
 
 def show_notices() -> None:
-    """One warning per link value that was refused or adjusted."""
+    """One warning per link value that was refused or adjusted (drawn by the page header)."""
+    st.session_state[_HEADER_SHOWN] = True
     for message, _ in st.session_state.get(_NOTICES, {}).values():
         st.warning(message, icon=":material/link_off:")
 

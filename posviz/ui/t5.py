@@ -162,7 +162,8 @@ class BiasView:
 
 
 def grid_points(heads: int) -> int:
-    return 64 if heads <= 4 else 48 if heads <= 16 else 32
+    """Points per axis of each small multiple: all heads together hold about one 192 x 192 heatmap."""
+    return max(16, min(64, int((MAIN_POINTS**2 / heads) ** 0.5)))
 
 
 @st.cache_data(max_entries=CACHE, show_spinner=False)

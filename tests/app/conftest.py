@@ -111,7 +111,9 @@ class Chart:
         """Titles of every ``xaxis*`` or ``yaxis*`` in the layout."""
         layout = self.spec["layout"]
         return [
-            v.get("title", {}).get("text", "") for k, v in layout.items() if k == axis or k.startswith(axis) and k[5:].isdigit()
+            v.get("title", {}).get("text", "")
+            for k, v in layout.items()
+            if k == axis or k.startswith(axis) and k[5:].isdigit()
         ]
 
 

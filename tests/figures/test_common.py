@@ -81,7 +81,9 @@ def test_heatmap_strided_positions_and_note():
 
 
 def test_full_view_says_nothing_about_sampling():
-    fig = heatmap(np.zeros((6, 6)), q_pos=_positions(6), k_pos=_positions(6), q_len=6, k_len=6, title="T", value_name="v")
+    fig = heatmap(
+        np.zeros((6, 6)), q_pos=_positions(6), k_pos=_positions(6), q_len=6, k_len=6, title="T", value_name="v"
+    )
     assert "Strided" not in (fig.layout.title.subtitle.text or "")
 
 
@@ -125,12 +127,18 @@ def test_diverging_palette_is_centred():
 
 
 def test_diverging_all_zero_gets_a_unit_range():
-    t = _only(heatmap(np.zeros((3, 3)), q_pos=_positions(3), k_pos=_positions(3), title="T", value_name="v", palette="diverging"))
+    t = _only(
+        heatmap(
+            np.zeros((3, 3)), q_pos=_positions(3), k_pos=_positions(3), title="T", value_name="v", palette="diverging"
+        )
+    )
     assert (t.zmin, t.zmid, t.zmax) == (-1.0, 0.0, 1.0)
 
 
 def test_sequential_palette_keeps_given_range():
-    t = _only(heatmap(np.ones((3, 3)), q_pos=_positions(3), k_pos=_positions(3), title="T", value_name="v", zmin=0, zmax=7))
+    t = _only(
+        heatmap(np.ones((3, 3)), q_pos=_positions(3), k_pos=_positions(3), title="T", value_name="v", zmin=0, zmax=7)
+    )
     assert (t.zmin, t.zmax) == (0, 7)
     assert t.zmid is None
     assert t.colorscale == go.Heatmap(colorscale=SEQUENTIAL).colorscale
@@ -138,7 +146,9 @@ def test_sequential_palette_keeps_given_range():
 
 def test_values_written_into_small_matrices_only():
     small = MAX_TEXT_CELLS
-    t = _only(heatmap(np.ones((small, small)), q_pos=_positions(small), k_pos=_positions(small), title="T", value_name="v"))
+    t = _only(
+        heatmap(np.ones((small, small)), q_pos=_positions(small), k_pos=_positions(small), title="T", value_name="v")
+    )
     assert t.texttemplate
     big = small + 1
     t = _only(heatmap(np.ones((big, big)), q_pos=_positions(big), k_pos=_positions(big), title="T", value_name="v"))
@@ -176,7 +186,9 @@ def test_empty_mask_changes_nothing():
 def test_grid_shares_one_coloraxis(palette):
     zs = np.random.default_rng(2).standard_normal((6, 5, 5)) * np.arange(1, 7)[:, None, None]
     titles = [f"panel {h}" for h in range(6)]
-    fig = heatmap_grid(zs, q_pos=_positions(5), k_pos=_positions(5), titles=titles, title="G", value_name="v", palette=palette)
+    fig = heatmap_grid(
+        zs, q_pos=_positions(5), k_pos=_positions(5), titles=titles, title="G", value_name="v", palette=palette
+    )
     traces = _heatmaps(fig)
     assert len(traces) == 6
     assert {t.coloraxis for t in traces} == {"coloraxis"}
@@ -196,7 +208,9 @@ def test_grid_shares_one_coloraxis(palette):
 def test_grid_axes_and_sample_note():
     q = display_positions(300, 32).numpy()
     zs = np.zeros((3, len(q), len(q)))
-    fig = heatmap_grid(zs, q_pos=q, k_pos=q, q_len=300, k_len=300, titles=["a", "b", "c"], title="G", value_name="v", cols=3)
+    fig = heatmap_grid(
+        zs, q_pos=q, k_pos=q, q_len=300, k_len=300, titles=["a", "b", "c"], title="G", value_name="v", cols=3
+    )
     layout = fig.to_plotly_json()["layout"]
     xs = {v.get("title", {}).get("text") for k, v in layout.items() if k.startswith("xaxis")}
     ys = {v.get("title", {}).get("text") for k, v in layout.items() if k.startswith("yaxis")}
