@@ -3,7 +3,7 @@
 import streamlit as st
 
 from posviz.ui.chrome import lecture_styles
-from posviz.ui.controls import control, start_run
+from posviz.ui.controls import control, finish_run, start_run
 
 # No page_icon: a Material icon favicon is fetched from Google's font servers at run time.
 st.set_page_config(page_title="posviz", layout="wide")
@@ -17,4 +17,7 @@ start_run()
 with st.sidebar:
     control("lecture")
 lecture_styles()
-page.run()
+try:
+    page.run()
+finally:  # also after a page's st.stop()
+    finish_run()

@@ -114,22 +114,74 @@ def control(
             if notice:
                 notices[key] = (notice, wanted)
                 announce = bool(state.get(_HEADER_SHOWN))  # drawn after the header: rerun to show it
+            if raw != link_text(p, wanted):
+                _rewrite_link(key, link_text(p, wanted), is_default=wanted == p.default)
     elif p.kind in ("int", "float") and not lo <= state[key] <= hi:
         state[key] = _widget_type(p)(min(max(state[key], lo), hi))  # bounds moved under a kept value
 
     value = _value(p, _widget(p, lo, hi, disabled, where))
     if (announce or (wanted is not None and value != wanted)) and key not in corrected:
+        # Applied before the widget on the next run (see finish_run); only needed
+        # when the link could not be rewritten, or to show a late notice.
         corrected.add(key)
         pending[key] = wanted
-        st.rerun()
+        value = wanted
     if key in notices and notices[key][1] != value:
         del notices[key]  # the user has moved on from the value the notice was about
     return value
 
 
+def link_text(p: Param, value: Any) -> str:
+    """``value`` as Streamlit writes it in the address bar."""
+    if p.kind == "bool":
+        return "true" if value else "false"
+    if p.kind == "int":
+        return str(int(value))
+    if p.kind == "float":
+        return f"{value:.10g}"
+    return str(value)
+
+
+def _rewrite_link(key: str, text: str, *, is_default: bool) -> None:
+    """Replace the link's value for ``key`` before its widget is seeded from it.
+
+    Streamlit seeds a bound widget from the query string the page was opened
+    with and offers no public way to correct it first; a value put into
+    ``st.session_state`` does reach the widget, but not the address bar. So the
+    corrected text goes into Streamlit's own copy of the link (a private
+    structure: if it ever moves, the session-state path in :func:`control`
+    still corrects the widget) and the browser is told the new address.
+    """
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    try:
+        with ctx.session_state.query_params() as qp:
+            if is_default:  # Streamlit keeps defaults out of the link
+                qp._initial_query_params.pop(key, None)
+                qp._query_params.pop(key, None)
+            else:
+                qp._initial_query_params[key] = [text]
+                qp._query_params[key] = text
+            qp._send_query_param_msg()
+    except (AttributeError, TypeError):  # internals moved: the session-state path still applies
+        return
+
+
 def start_run() -> None:
     """Called first on every run (``app.py``): no page header drawn yet."""
     st.session_state[_HEADER_SHOWN] = False
+
+
+def finish_run() -> None:
+    """Called last on every run (``app.py``): rerun once if a link value was corrected.
+
+    The corrected value goes into ``st.session_state`` before its widget on
+    the rerun; Streamlit then shows it in the widget and in the address bar, so
+    the link a teacher copies is the view they see.
+    """
+    if st.session_state.get(_PENDING):
+        st.rerun()
 
 
 def show_notices() -> None:

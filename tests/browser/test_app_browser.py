@@ -170,7 +170,8 @@ def slider_value(thumb) -> int:
 
 
 def query(page) -> dict[str, list[str]]:
-    return parse_qs(urlparse(page.url).query)
+    # location.href, not page.url: the app rewrites the address with history.pushState
+    return parse_qs(urlparse(page.evaluate("location.href")).query)
 
 
 # ---------------------------------------------------------------- tests
@@ -249,6 +250,21 @@ def test_t5_bad_link_values_give_notices(app_url, page, page_events, screenshots
     assert not page_events.dialogs, f"a dialog was opened: {page_events.dialogs}"
     assert_healthy(page, page_events)
     full_page_screenshot(page, screenshots / "t5_bad_link.png")
+
+
+def test_t5_corrected_link_values_are_written_back_to_the_address(app_url, page, page_events, screenshots):
+    """The address bar is the link a teacher shares: it must hold the values the page shows."""
+    open_page(page, f"{app_url}/t5?lecture=1&scale=0.33&step=2.5&q_len=abc&align=END&k_len=200", charts=MIN_CHARTS)
+    wait_idle(page, settle_s=1.5)
+    params = query(page)
+    assert params.get("lecture") == ["true"], params
+    assert params.get("scale") == ["0.35"], params
+    assert params.get("step") == ["3"], params
+    assert params.get("align") == ["end"], params
+    assert "q_len" not in params, params  # refused: back to the default, which links leave out
+    assert params.get("k_len") == ["200"], params
+    assert page.locator(f"{SIDEBAR} input[aria-label='Lecture mode']").is_checked()
+    assert_healthy(page, page_events)
 
 
 def test_t5_lecture_mode_enlarges_fonts(app_url, page, page_events, screenshots):
