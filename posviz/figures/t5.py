@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.encodings.t5 import T5BucketSteps
-from posviz.figures.common import as_array, finish, heatmap, heatmap_grid, look
+from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look
 
 # The walk-through, in the order the seed notebooks take it: (key, title).
 # It starts from r = j - i (the figure above it) and ends one step before the final
@@ -139,13 +139,24 @@ def bucket_figure(
     )
 
 
+def step_points(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The corners of a step function sampled at every ``x``: where ``y`` changes, plus the ends."""
+    keep = np.ones(len(y), dtype=bool)
+    keep[1:-1] = y[1:-1] != y[:-2]
+    return compact(x[keep]), compact(y[keep])
+
+
 def bucket_profile_figure(
     r, bucket, *, max_exact: int, max_distance: int, bidirectional: bool, lecture: bool = False
 ) -> go.Figure:
-    """Bucket against relative position, with max_exact and max_distance marked."""
+    """Bucket against relative position, with max_exact and max_distance marked.
+
+    Only the points where the bucket changes (and the last one) are sent: with
+    ``shape="hv"`` that draws the same steps exactly, in at most a few hundred
+    points however long the range of ``r``.
+    """
     lk = look(lecture)
-    r = as_array(r).astype(np.int32)
-    b = as_array(bucket).astype(np.int32)
+    r, b = step_points(as_array(r), as_array(bucket))
     fig = go.Figure(
         go.Scatter(
             x=r,

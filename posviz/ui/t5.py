@@ -11,7 +11,7 @@ import torch
 
 from posviz.checkpoints import EXTRACT_SNIPPET, CheckpointError, read_bias_tables
 from posviz.encodings.attention import attention_weights_sampled, toy_qk
-from posviz.encodings.positions import display_positions, display_stride, query_positions
+from posviz.encodings.positions import display_positions, display_stride, query_positions, relative_positions
 from posviz.encodings.t5 import (
     T5BucketRange,
     T5BucketSteps,
@@ -21,12 +21,11 @@ from posviz.encodings.t5 import (
     t5_bucket,
     t5_bucket_ranges,
     t5_bucket_steps,
-    t5_max_exact,
 )
 from posviz.ui.controls import control
 from posviz.ui.snippets import T5Settings
 
-MAIN_POINTS = 192  # per axis for single heatmaps: 192^2 cells stay well under 1 MB of chart data
+MAIN_POINTS = 192  # per axis for single heatmaps: 192^2 cells stay under 1 MB of chart data
 PAIR_POINTS = 128  # per axis for the attention pair
 PITFALL_POINTS = 112  # per axis for the three pitfall panels
 TOY_DIM = 32
@@ -94,13 +93,9 @@ class Axes:
     k_stride: int
 
 
-def _offset(q_len: int, k_len: int, align: str) -> int:
-    """Position of the first query: 0, or k_len - q_len when aligned at the end."""
-    return k_len - q_len if align == "end" else 0
-
-
 def axes(q_len: int, k_len: int, align: str, points: int) -> Axes:
-    q = display_positions(q_len, points) + _offset(q_len, k_len, align)
+    """At most ``points`` strided queries and keys, at their true positions."""
+    q = query_positions(q_len, k_len, align=align)[display_positions(q_len, points)]
     return Axes(
         q_pos=q.numpy(),
         k_pos=display_positions(k_len, points).numpy(),
@@ -127,10 +122,9 @@ def bucket_view(
     q_len: int, k_len: int, align: str, num_buckets: int, max_distance: int, bidirectional: bool
 ) -> BucketView:
     ax = axes(q_len, k_len, align, MAIN_POINTS)
-    rel = torch.from_numpy(ax.k_pos)[None, :] - torch.from_numpy(ax.q_pos)[:, None]  # (q shown, k shown)
+    rel = relative_positions(torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos))  # (q shown, k shown)
     steps = t5_bucket_steps(rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
-    offset = _offset(q_len, k_len, align)
-    r_min, r_max = -(q_len - 1 + offset), k_len - 1 - offset
+    r_min, r_max = -int(ax.q_pos[-1]), k_len - 1 - int(ax.q_pos[0])  # the whole view's range of r
     reach = 2 * max_distance  # beyond max_distance every distance shares the last bucket
     prof_r = torch.arange(max(r_min, -reach), min(r_max, reach) + 1)
     prof_b = t5_bucket(prof_r, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
@@ -218,42 +212,23 @@ def attention_view(
     g = torch.Generator().manual_seed(seed)
     torch.randn(num_buckets, heads, generator=g)  # the seeded table comes first from this generator
     q, k = toy_qk(q_len, k_len, TOY_DIM, generator=g)
-    ax = axes(q_len, k_len, align, PAIR_POINTS)
-    offset = _offset(q_len, k_len, align)
-    q_pos = torch.from_numpy(ax.q_pos)
-    k_pos = torch.arange(k_len)
-    rows, cols = q_pos - offset, torch.from_numpy(ax.k_pos)
-    # The bias depends on r only: one value per distinct r (q_pos = [0], k_pos = r), then a gather.
-    r_lo, r_hi = -int(q_pos.max()), k_len - 1 - int(q_pos.min())
-    lut = t5_bias(
-        table[:, head : head + 1],
-        torch.zeros(1, dtype=torch.long),
-        torch.arange(r_lo, r_hi + 1),
-        bidirectional=bidirectional,
-        max_distance=max_distance,
-        scale=scale,
-    )[0, 0]  # (r_hi - r_lo + 1,)
+    rows = display_positions(q_len, PAIR_POINTS)  # indices of the shown queries
+    q_pos = query_positions(q_len, k_len, align=align)[rows]
+    cols = display_positions(k_len, PAIR_POINTS)  # the shown keys (key index = key position)
+    column = table[:, head : head + 1]  # (num_buckets, 1): this head only
 
     def bias_fn(qp: torch.Tensor, kp: torch.Tensor) -> torch.Tensor:
-        return lut[kp[None, :] - qp[:, None] - r_lo]  # (rows, chunk)
+        return t5_bias(column, qp, kp, bidirectional=bidirectional, max_distance=max_distance, scale=scale)[0]
 
-    kw = dict(q_pos=q_pos, k_pos=k_pos, cols=cols, causal=not bidirectional)
+    kw = dict(q_pos=q_pos, k_pos=torch.arange(k_len), cols=cols, causal=not bidirectional)
     without = attention_weights_sampled(q[rows], k, **kw)
     with_bias = attention_weights_sampled(q[rows], k, bias_fn=bias_fn, **kw)
     return without.numpy(), with_bias.numpy()
 
 
-def max_exact_of(s: T5Settings) -> int:
-    return t5_max_exact(s.num_buckets, bidirectional=s.bidirectional)
-
-
 def ranges_frame(ranges: list[T5BucketRange], *, r_min: int, r_max: int, max_distance: int) -> pd.DataFrame:
     """The bucket table: what each bucket covers, how many distances, exact or log."""
     rows = []
-    last_start = {}
-    for rg in ranges:
-        if rg.kind != "unused" and rg.last is None and rg.direction in ("past", "future"):
-            last_start[rg.direction] = abs(rg.first)
     for rg in ranges:
         if rg.kind == "unused":
             covers, count, used = "nothing", 0, False
