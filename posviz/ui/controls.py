@@ -3,7 +3,8 @@
 ``control(key)`` renders the widget for ``key`` with ``bind="query-params"``
 and returns a valid value. On the first render it reads the raw link value
 itself: what Streamlit would silently drop or accept off-step becomes a
-visible notice, and a corrected value is applied with one rerun.
+visible notice, and the corrected value replaces it in the link before the
+widget is seeded, so the address bar always reopens the view on screen.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from posviz.ui.params import PARAMS, Param, format_value, parse
+from posviz.ui.params import PARAMS, Param, parse
 
 _PENDING = "_posviz_pending"  # key -> value to apply before the widget on the next run
 _CORRECTED = "_posviz_corrected"  # keys already corrected once (guards against loops)
@@ -36,8 +37,8 @@ def ensure_app_entry() -> None:
         st.rerun()
 
 
-def _widget(p: Param, lo: Any, hi: Any, disabled: bool, where: Any) -> Any:
-    common = dict(key=p.key, help=p.help or None, bind="query-params", disabled=disabled)
+def _widget(p: Param, lo: Any, hi: Any, where: Any) -> Any:
+    common = dict(key=p.key, help=p.help or None, bind="query-params")
     if p.widget == "toggle":
         return where.toggle(p.label, value=p.default, **common)
     if p.widget == "radio":
@@ -82,7 +83,6 @@ def control(
     *,
     min_value: float | None = None,
     max_value: float | None = None,
-    disabled: bool = False,
     where: Any = None,
 ) -> Any:
     """Render the URL-bound widget for ``key`` and return its validated value.
@@ -91,7 +91,6 @@ def control(
         key: a key of ``PARAMS``; also the URL query parameter.
         min_value, max_value: bounds that depend on other settings (for
             example ``head < heads``); they tighten the definition's bounds.
-        disabled: grey the widget out (its value still counts).
         where: container to draw into; the sidebar by default.
     """
     ensure_app_entry()
@@ -119,7 +118,7 @@ def control(
     elif p.kind in ("int", "float") and not lo <= state[key] <= hi:
         state[key] = _widget_type(p)(min(max(state[key], lo), hi))  # bounds moved under a kept value
 
-    value = _value(p, _widget(p, lo, hi, disabled, where))
+    value = _value(p, _widget(p, lo, hi, where))
     if (announce or (wanted is not None and value != wanted)) and key not in corrected:
         # Applied before the widget on the next run (see finish_run); only needed
         # when the link could not be rewritten, or to show a late notice.
@@ -194,34 +193,3 @@ def show_notices() -> None:
 def lecture_mode() -> bool:
     """Whether lecture mode is on (set by the sidebar toggle in ``app.py``)."""
     return bool(st.session_state.get("lecture", False))
-
-
-def describe(key: str, value: Any) -> str:
-    """``key=value`` as a link would carry it."""
-    return f"{key}={format_value(PARAMS[key], value)}"
-
-
-def _shift_step(delta: int, last: int) -> None:
-    st.session_state["step"] = min(max(int(st.session_state.get("step", 1)) + delta, 1), last)
-
-
-def step_through(titles: list[str] | tuple[str, ...], *, where: Any = None) -> int:
-    """Previous / Next buttons and a URL-bound ``step`` slider; returns the 1-based step."""
-    where = st.container() if where is None else where
-    last = len(titles)
-    prev_col, next_col, slider_col = where.columns([1, 1, 5], vertical_alignment="bottom")
-    step = control("step", max_value=last, where=slider_col)  # first, so a linked step sets the buttons
-    for col, key, label, icon, delta, disabled in (
-        (prev_col, "step_prev", "Previous", ":material/arrow_back:", -1, step <= 1),
-        (next_col, "step_next", "Next", ":material/arrow_forward:", 1, step >= last),
-    ):
-        col.button(
-            label,
-            icon=icon,
-            on_click=_shift_step,
-            args=(delta, last),
-            disabled=disabled,
-            key=key,
-            width="stretch",
-        )
-    return step
