@@ -193,3 +193,29 @@ def show_notices() -> None:
 def lecture_mode() -> bool:
     """Whether lecture mode is on (set by the sidebar toggle in ``app.py``)."""
     return bool(st.session_state.get("lecture", False))
+
+
+def _shift_step(delta: int, last: int) -> None:
+    st.session_state["step"] = min(max(int(st.session_state.get("step", 1)) + delta, 1), last)
+
+
+def step_through(titles: list[str] | tuple[str, ...], *, where: Any = None) -> int:
+    """Previous / Next buttons and a URL-bound ``step`` slider; returns the 1-based step."""
+    where = st.container() if where is None else where
+    last = len(titles)
+    prev_col, next_col, slider_col = where.columns([1, 1, 5], vertical_alignment="bottom")
+    step = control("step", max_value=last, where=slider_col)  # first, so a linked step sets the buttons
+    for col, key, label, icon, delta, disabled in (
+        (prev_col, "step_prev", "Previous", ":material/arrow_back:", -1, step <= 1),
+        (next_col, "step_next", "Next", ":material/arrow_forward:", 1, step >= last),
+    ):
+        col.button(
+            label,
+            icon=icon,
+            on_click=_shift_step,
+            args=(delta, last),
+            disabled=disabled,
+            key=key,
+            width="stretch",
+        )
+    return step
