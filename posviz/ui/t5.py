@@ -285,7 +285,8 @@ def uploaded_table(s: T5Settings) -> tuple[np.ndarray, str] | None:
         st.caption("To save just the table of a full checkpoint into a small file:")
         st.code(EXTRACT_SNIPPET, language="python")
         return None
-    names = list(tables)
+    other = "decoder" if s.bidirectional else "encoder"
+    names = sorted(tables, key=lambda name: other in name)  # the table matching the current mode first
     name = st.selectbox("Table in the file", names, key="t5_upload_name") if len(names) > 1 else names[0]
     table = tables[name]
     nb, heads = table.shape
