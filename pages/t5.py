@@ -106,13 +106,13 @@ section("5 · The bias tensor, head by head")
 prose(text.BIAS)
 table, seeded = bias_table_input(s)
 tb = table.tobytes()
-bv = bias_view(tb, s.num_buckets, s.heads, s.q_len, s.k_len, s.align, s.max_distance, s.bidirectional, s.scale)
+bv = bias_view(tb, s.num_buckets, s.heads, s.head, s.q_len, s.k_len, s.align, s.max_distance, s.bidirectional, s.scale)
 bias_code = t5_snippet(s, part="bias", table=None if seeded else table.tolist(), **strides)
 show_figure(
-    fig.bias_figure(bv.bias[s.head], head=s.head, **shown),
+    fig.bias_figure(bv.bias, head=s.head, **shown),
     name=f"t5_bias_head_{s.head}",
     alt=f"Heatmap of the bias added to head {s.head}.",
-    csv=lambda: matrix_csv(bv.bias[s.head], ax.q_pos, ax.k_pos),
+    csv=lambda: matrix_csv(bv.bias, ax.q_pos, ax.k_pos),
     code=bias_code,
 )
 show_figure(
@@ -191,8 +191,7 @@ if bv.pitfall is None:
 else:
     show_figure(
         fig.pitfall_figure(
-            bv.pitfall[0][s.head],
-            bv.pitfall[1][s.head],
+            *bv.pitfall,
             head=s.head,
             q_pos=bv.pitfall_axes.q_pos,
             k_pos=bv.pitfall_axes.k_pos,

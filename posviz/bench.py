@@ -102,7 +102,7 @@ def t5_page() -> Bench:
         rest = (s.max_distance, s.bidirectional, s.scale)
         uncached(ui.bucket_view)(*shape, s.num_buckets, s.max_distance, s.bidirectional)
         tb = np.asarray(uncached(ui.seeded_table)(s.num_buckets, s.heads, s.seed), dtype=np.float32).tobytes()
-        uncached(ui.bias_view)(tb, s.num_buckets, s.heads, *shape, *rest)
+        uncached(ui.bias_view)(tb, s.num_buckets, s.heads, s.head, *shape, *rest)
         toy = ui.toy_settings(s)
         uncached(ui.attention_view)(tb, s.num_buckets, s.heads, s.head, toy.q_len, toy.k_len, s.align, *rest, s.seed)
 

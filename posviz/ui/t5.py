@@ -30,7 +30,7 @@ PAIR_POINTS = 128  # per axis for the attention pair
 PITFALL_POINTS = 112  # per axis for the three pitfall panels
 TOY_DIM = 32
 TOY_MAX_LEN = 2048  # the toy attention runs a full softmax over at most this many keys
-CACHE = 64  # max entries per cached call
+CACHE = 64  # max entries per cached call; entries are a few hundred KB (shared by all sessions)
 MAX_UPLOAD_MB = 16  # a bias table is a few KiB; whole checkpoints should be cut down first
 
 
@@ -117,7 +117,7 @@ class BucketView:
     r_max: int
 
 
-@st.cache_data(max_entries=CACHE, show_spinner=False)
+@st.cache_data(max_entries=CACHE // 4, show_spinner=False)  # about 2 MB an entry: every pipeline step
 def bucket_view(
     q_len: int, k_len: int, align: str, num_buckets: int, max_distance: int, bidirectional: bool
 ) -> BucketView:
@@ -148,11 +148,13 @@ def seeded_table(num_buckets: int, heads: int, seed: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class BiasView:
-    bias: np.ndarray  # (heads, q shown, k shown)
+    """The bias drawn on the page: one head in full, every head coarsely."""
+
+    bias: np.ndarray  # (q shown, k shown), the chosen head
     grid: np.ndarray  # (heads, g, g), a coarser sample for the small multiples
     grid_axes: Axes
     pitfall_axes: Axes  # coarser: the pitfall figure draws three panels
-    pitfall: tuple[np.ndarray, np.ndarray] | None  # permute and transpose(0, 2), (heads, n, n); square only
+    pitfall: tuple[np.ndarray, np.ndarray] | None  # the chosen head by permute and by transpose(0, 2); square only
 
 
 def grid_points(heads: int) -> int:
@@ -165,6 +167,7 @@ def bias_view(
     table_bytes: bytes,
     num_buckets: int,
     heads: int,
+    head: int,
     q_len: int,
     k_len: int,
     align: str,
@@ -172,20 +175,22 @@ def bias_view(
     bidirectional: bool,
     scale: float,
 ) -> BiasView:
+    """The bias for the figures; cached entries stay small (one head at full resolution)."""
     table = torch.from_numpy(np.frombuffer(table_bytes, dtype=np.float32).reshape(num_buckets, heads).copy())
     ax = axes(q_len, k_len, align, MAIN_POINTS)
     gx = axes(q_len, k_len, align, grid_points(heads))
     kw = dict(bidirectional=bidirectional, max_distance=max_distance)
     q, k = torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
-    bias = t5_bias(table, q, k, scale=scale, **kw)
+    bias = t5_bias(table[:, head : head + 1], q, k, scale=scale, **kw)[0]  # (q shown, k shown)
     grid = t5_bias(table, torch.from_numpy(gx.q_pos), torch.from_numpy(gx.k_pos), scale=scale, **kw)
     px = axes(q_len, k_len, align, PITFALL_POINTS)
     pitfall = None
     if q_len == k_len:
         pq, pk = torch.from_numpy(px.q_pos), torch.from_numpy(px.k_pos)
+        column = table[:, head : head + 1]  # (num_buckets, 1)
         pitfall = (
-            t5_bias(table, pq, pk, scale=scale, **kw).numpy(),
-            (t5_bias_seed_transpose(table, pq, pk, **kw) * scale).numpy(),
+            t5_bias(column, pq, pk, scale=scale, **kw)[0].numpy(),
+            (t5_bias_seed_transpose(column, pq, pk, **kw)[0] * scale).numpy(),
         )
     return BiasView(bias=bias.numpy(), grid=grid.numpy(), grid_axes=gx, pitfall_axes=px, pitfall=pitfall)
 

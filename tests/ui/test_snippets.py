@@ -101,6 +101,7 @@ def test_snippet_bias(name, custom):
             table.tobytes(),
             s.num_buckets,
             s.heads,
+            s.head,
             s.q_len,
             s.k_len,
             s.align,
@@ -108,7 +109,7 @@ def test_snippet_bias(name, custom):
             s.bidirectional,
             s.scale,
         )
-    assert np.allclose(view.bias, ns["bias"][0].numpy(), atol=1e-6, rtol=0)
+    assert np.allclose(view.bias, ns["bias"][0, s.head].numpy(), atol=1e-6, rtol=0)
 
 
 def test_seeded_snippet_table_is_the_page_table():
