@@ -162,7 +162,7 @@ show_figure(
 mid = len(pair.q_pos) // 2
 show_figure(
     fig.attention_row_figure(
-        without[mid], with_bias[mid], query=int(pair.q_pos[mid]), k_pos=pair.k_pos, lecture=lecture
+        without[mid], with_bias[mid], query=int(pair.q_pos[mid]), k_pos=pair.k_pos, k_len=toy.k_len, lecture=lecture
     ),
     name=f"t5_attention_row_head_{s.head}",
     alt="One query's attention weights over the keys, without and with the bias.",

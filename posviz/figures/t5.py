@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.encodings.t5 import T5BucketSteps
-from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look
+from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, sample_note, subtitle_lines
 
 # The walk-through, in the order the seed notebooks take it: (key, title).
 # It starts from r = j - i (the figure above it) and ends one step before the final
@@ -247,20 +247,25 @@ def attention_figure(
     )
 
 
-def attention_row_figure(without, with_bias, *, query: int, k_pos, lecture: bool = False) -> go.Figure:
+def attention_row_figure(
+    without, with_bias, *, query: int, k_pos, k_len: int | None = None, lecture: bool = False
+) -> go.Figure:
     """One query's attention over the keys, without and with the bias."""
     lk = look(lecture)
-    k = as_array(k_pos).astype(np.int32)
+    k = compact(as_array(k_pos))
+    rel = compact(as_array(k_pos).astype(np.int64) - query)  # r = j - i for the hover
     fig = go.Figure()
     for y, name, dash in ((without, "without bias", "dot"), (with_bias, "with bias", "solid")):
         fig.add_trace(
             go.Scatter(
                 x=k,
                 y=as_array(y).astype(np.float32),
+                customdata=rel,
                 name=name,
                 mode="lines",
                 line=dict(width=lk.line, dash=dash),
-                hovertemplate=f"key j = %{{x}}<br>r = %{{x}} − {query}<br>weight = %{{y:.3g}}<extra>{name}</extra>",
+                hovertemplate="key j = %{x}<br>r = j − i = %{customdata}<br>weight = %{y:.3g}"
+                f"<extra>{name}</extra>",
             )
         )
     fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
@@ -271,7 +276,10 @@ def attention_row_figure(without, with_bias, *, query: int, k_pos, lecture: bool
         fig,
         title=f"Query i = {query}: where its attention goes",
         lecture=lecture,
-        subtitle="the same random q and k; only the position bias differs",
+        subtitle=subtitle_lines(
+            "the same random q and k; only the position bias differs",
+            sample_note([query], k_pos, 1, k_len or len(k)),
+        ),
         height=int(lk.height * 0.8),
     )
 
