@@ -17,6 +17,7 @@ from posviz.ui.t5 import (
     axes,
     bias_table_input,
     bias_view,
+    bucket_notes,
     bucket_view,
     ranges_frame,
     t5_controls,
@@ -30,9 +31,13 @@ lecture = lecture_mode()
 page_header("T5 relative position bias", "Raffel et al. 2020 · one learned scalar per head and distance bucket")
 prose(text.INTRO, label="What T5 does")
 st.latex(
-    r"\text{bucket}(n)=\begin{cases} n & n < \text{max\_exact}\\ \min\!\Big(h-1,\ \text{max\_exact}+"
+    r"\text{bucket}(n)=\begin{cases} n & n < \text{max\_exact}\\ \min\!\Big(\text{nb}-1,\ \text{max\_exact}+"
     r"\Big\lfloor \tfrac{\log(n/\text{max\_exact})}{\log(\text{max\_distance}/\text{max\_exact})}"
-    r"\,(h-\text{max\_exact})\Big\rfloor\Big) & \text{otherwise}\end{cases}"
+    r"\,(\text{nb}-\text{max\_exact})\Big\rfloor\Big) & \text{otherwise}\end{cases}"
+)
+st.caption(
+    "n: the distance (step 1 below); nb: buckets per direction (num_buckets // 2 when bidirectional, "
+    "else num_buckets); max_exact = nb // 2; future keys of a bidirectional bucket add nb."
 )
 problem = t5_problem(s)
 if problem:
@@ -98,7 +103,7 @@ show_figure(
 section("4 · What each bucket covers")
 prose(text.TABLE)
 frame = ranges_frame(view.ranges, r_min=view.r_min, r_max=view.r_max, max_distance=s.max_distance)
-for note in frame["note"][frame["note"] != ""].drop_duplicates().head(3):
+for note in bucket_notes(frame):
     st.markdown(f"- {note}")
 st.dataframe(frame, height=min(38 + 35 * len(frame), 600 if lecture else 420))
 

@@ -240,7 +240,8 @@ class T5BucketRange:
     ``first`` and ``last`` are signed relative positions ``r`` with
     ``|first| <= |last|``; ``last`` is None when the bucket is open-ended (the
     last bucket of a direction, or bucket 0 of a decoder, which takes every
-    future key). ``kind`` is ``"exact"``, ``"log"`` or ``"unused"``.
+    future key). ``kind`` is ``"exact"``, ``"log"`` or ``"unused"``; ``why``
+    says why an unused bucket is never reached.
     """
 
     bucket: int
@@ -249,6 +250,7 @@ class T5BucketRange:
     last: int | None
     count: int | None
     kind: str
+    why: str = ""
 
 
 def t5_bucket_ranges(
@@ -277,7 +279,13 @@ def t5_bucket_ranges(
     ranges: list[T5BucketRange] = []
     for b in range(num_buckets):
         if b not in covered:
-            ranges.append(T5BucketRange(b, "none", None, None, 0, "unused"))
+            if bidirectional and b == half:
+                why = "it would hold a future key at distance 0, which does not exist"
+            elif b >= 2 * half if bidirectional else False:
+                why = "num_buckets is odd: each direction gets num_buckets // 2 and this one is left over"
+            else:
+                why = "no distance lands here: the logarithmic steps jump over it"
+            ranges.append(T5BucketRange(b, "none", None, None, 0, "unused", why))
             continue
         direction, rs = covered[b]
         first, last = rs[0], rs[-1]

@@ -249,10 +249,11 @@ def ranges_frame(ranges: list[T5BucketRange], *, r_min: int, r_max: int, max_dis
             count, used = rg.count, lo <= r_max and hi >= r_min
         note = ""
         if rg.kind == "unused":
-            note = "never used: no relative position maps here"
+            note = f"never used: {rg.why}"
         elif rg.last is None and rg.direction in ("past", "future"):
-            note = (
-                f"last {rg.direction} bucket: starts at distance {abs(rg.first)}, not at max_distance = {max_distance}"
+            start = abs(rg.first)
+            note = f"the last {rg.direction} bucket starts at distance {start}" + (
+                f", not at max_distance = {max_distance}" if start != max_distance else ""
             )
         rows.append(
             dict(
@@ -266,6 +267,26 @@ def ranges_frame(ranges: list[T5BucketRange], *, r_min: int, r_max: int, max_dis
             )
         )
     return pd.DataFrame(rows).set_index("bucket")
+
+
+def int_ranges(values: list[int]) -> str:
+    """[1, 2, 3, 7, 9, 10] -> '1–3, 7, 9–10'."""
+    runs: list[list[int]] = []
+    for v in sorted(values):
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)
+
+
+def bucket_notes(frame: pd.DataFrame) -> list[str]:
+    """The table's notes, one line per distinct note, naming its buckets."""
+    noted = frame[frame["note"] != ""]
+    return [
+        f"bucket{'s' if len(group) > 1 else ''} {int_ranges(group.index.tolist())}: {note}"
+        for note, group in noted.groupby("note", sort=False)
+    ]
 
 
 def _apply_shape(num_buckets: int, heads: int, bidirectional: bool) -> None:

@@ -499,3 +499,14 @@ def test_seed_transpose_square_looks_right_but_is_the_opposite_direction():
     # read as (heads, i, j) it holds bucket(i - j), the other direction
     flipped = t5_bucket(pos[:, None] - pos[None, :], bidirectional=True, num_buckets=32, max_distance=128)
     assert torch.equal(seed, table[flipped].permute(2, 0, 1))
+
+
+def test_unused_buckets_say_why():
+    ranges = t5_bucket_ranges(bidirectional=True, num_buckets=33, max_distance=128)
+    unused = {r.bucket: r.why for r in ranges if r.kind == "unused"}
+    assert set(unused) == {16, 32}
+    assert "distance 0" in unused[16]
+    assert "odd" in unused[32]
+    skipped = t5_bucket_ranges(bidirectional=True, num_buckets=64, max_distance=17)
+    assert any("jump over" in r.why for r in skipped if r.kind == "unused")
+    assert all(r.why == "" for r in ranges if r.kind != "unused")

@@ -1,0 +1,47 @@
+"""The T5 bucket table and the notes the page lists above it."""
+
+import warnings
+
+from posviz.encodings.t5 import t5_bucket_ranges
+from posviz.ui.t5 import bucket_notes, int_ranges, ranges_frame
+
+
+def frame(bidirectional=True, num_buckets=32, max_distance=128, r_min=-127, r_max=127):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ranges = t5_bucket_ranges(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    return ranges_frame(ranges, r_min=r_min, r_max=r_max, max_distance=max_distance)
+
+
+def test_int_ranges():
+    assert int_ranges([1, 2, 3, 7, 9, 10]) == "1–3, 7, 9–10"
+    assert int_ranges([5]) == "5"
+
+
+def test_t5_defaults_table_facts():
+    f = frame()
+    assert f.loc[15, "covers"] == "r ≤ -91"
+    assert f.loc[31, "covers"] == "r ≥ 91"
+    assert f.loc[16, "kind"] == "unused" and f.loc[16, "reached in this view"] == "no"
+    assert f.loc[8, "covers"] == "-11 ≤ r ≤ -8" and f.loc[8, "distances"] == "4"
+    notes = bucket_notes(f)
+    assert "bucket 15: the last past bucket starts at distance 91, not at max_distance = 128" in notes
+    assert any(n.startswith("bucket 16: never used") for n in notes)
+
+
+def test_reached_follows_the_view():
+    f = frame(r_min=-5, r_max=0)  # queries see only five keys back
+    assert f.loc[5, "reached in this view"] == "yes"
+    assert f.loc[6, "reached in this view"] == "no"
+    assert f.loc[17, "reached in this view"] == "no"  # no future keys
+
+
+def test_skipped_buckets_are_grouped_in_one_note():
+    notes = bucket_notes(frame(num_buckets=64, max_distance=17))
+    assert "buckets 17–30, 49–62: never used: no distance lands here: the logarithmic steps jump over it" in notes
+
+
+def test_decoder_bucket_zero_takes_every_future_key():
+    f = frame(bidirectional=False, num_buckets=6, max_distance=20, r_min=-14, r_max=14)
+    assert f.loc[0, "covers"].startswith("r ≥ 0")
+    assert f.loc[5, "covers"] == "r ≤ -11"
