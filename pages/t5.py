@@ -1,12 +1,11 @@
 """T5 relative position bias: buckets, bias tensor, and its effect on attention."""
 
-import numpy as np
 import streamlit as st
 
 from posviz.figures import t5 as fig
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode, step_through
-from posviz.ui.exports import matrix_csv, show_figure
+from posviz.ui.exports import columns_csv, matrix_csv, panels_csv, show_figure
 from posviz.ui.snippets import t5_snippet
 from posviz.ui.t5 import (
     MAIN_POINTS,
@@ -19,7 +18,10 @@ from posviz.ui.t5 import (
     bias_view,
     bucket_notes,
     bucket_view,
+    last_bucket_start,
+    pitfall_shape_note,
     ranges_frame,
+    step_note,
     t5_controls,
     t5_problem,
     toy_settings,
@@ -48,9 +50,7 @@ view = bucket_view(s.q_len, s.k_len, s.align, s.num_buckets, s.max_distance, s.b
 ax = axes(s.q_len, s.k_len, s.align, MAIN_POINTS)
 shown = dict(q_pos=ax.q_pos, k_pos=ax.k_pos, q_len=s.q_len, k_len=s.k_len, lecture=lecture)
 strides = dict(q_stride=ax.q_stride, k_stride=ax.k_stride)
-bucket_kw = dict(num_buckets=s.num_buckets, bidirectional=s.bidirectional)
 bucket_code = t5_snippet(s, part="bucket", **strides)
-half = s.num_buckets // 2 if s.bidirectional else s.num_buckets
 
 section("1 · Relative positions")
 prose(text.RELATIVE)
@@ -64,20 +64,14 @@ show_figure(
 
 section("2 · The bucket pipeline, step by step")
 step = step_through([title for _, title in fig.PIPELINE_STEPS])
-note = text.STEP_NOTES[step - 1].format(
-    half=half,
-    max_exact=view.max_exact,
-    max_exact_minus_1=view.max_exact - 1,
-    garbage=np.iinfo(np.int64).min + view.max_exact,
-)
-st.info(note, icon=":material/footprint:")
 show_figure(
-    fig.pipeline_figure(view.steps, step, **bucket_kw, **shown),
+    fig.pipeline_figure(view.steps, step, num_buckets=s.num_buckets, bidirectional=s.bidirectional, **shown),
     name=f"t5_step_{step}",
     alt=f"Heatmap of pipeline step {step}.",
     csv=lambda: matrix_csv(fig.pipeline_matrix(view.steps, step), ax.q_pos, ax.k_pos),
-    code=bucket_code,
+    code=t5_snippet(s, part="steps", **strides),
 )
+st.info(step_note(text.STEP_NOTES[step - 1], s, view.max_exact), icon=":material/footprint:")
 
 section("3 · Bucket index of every pair")
 show_figure(
@@ -94,10 +88,14 @@ show_figure(
         max_exact=view.max_exact,
         max_distance=s.max_distance,
         bidirectional=s.bidirectional,
+        last_start=last_bucket_start(view.ranges),
+        view_r=(view.r_min, view.r_max),
         lecture=lecture,
     ),
     name="t5_bucket_profile",
     alt="Step chart of the bucket against the relative position.",
+    csv=lambda: columns_csv({"r = j - i": view.profile_r, "bucket": view.profile_bucket}),
+    code=t5_snippet(s, part="profile", r_range=(int(view.profile_r[0]), int(view.profile_r[-1]))),
 )
 
 section("4 · What each bucket covers")
@@ -110,22 +108,23 @@ st.dataframe(frame, height=min(38 + 35 * len(frame), 600 if lecture else 420))
 section("5 · The bias tensor, head by head")
 prose(text.BIAS)
 table, seeded = bias_table_input(s)
+custom = None if seeded else table.tolist()
 tb = table.tobytes()
 bv = bias_view(tb, s.num_buckets, s.heads, s.head, s.q_len, s.k_len, s.align, s.max_distance, s.bidirectional, s.scale)
-bias_code = t5_snippet(s, part="bias", table=None if seeded else table.tolist(), **strides)
 show_figure(
     fig.bias_figure(bv.bias, head=s.head, **shown),
     name=f"t5_bias_head_{s.head}",
     alt=f"Heatmap of the bias added to head {s.head}.",
     csv=lambda: matrix_csv(bv.bias, ax.q_pos, ax.k_pos),
-    code=bias_code,
+    code=t5_snippet(s, part="bias", table=custom, **strides),
 )
+gx = bv.grid_axes
 show_figure(
-    fig.bias_grid_figure(
-        bv.grid, q_pos=bv.grid_axes.q_pos, k_pos=bv.grid_axes.k_pos, q_len=s.q_len, k_len=s.k_len, lecture=lecture
-    ),
+    fig.bias_grid_figure(bv.grid, q_pos=gx.q_pos, k_pos=gx.k_pos, q_len=s.q_len, k_len=s.k_len, lecture=lecture),
     name="t5_bias_all_heads",
     alt="Small multiples of every head's bias.",
+    csv=lambda: panels_csv({f"head {h}": z for h, z in enumerate(bv.grid)}, gx.q_pos, gx.k_pos),
+    code=t5_snippet(s, part="bias", table=custom, q_stride=gx.q_stride, k_stride=gx.k_stride),
 )
 
 section("6 · The effect on attention")
@@ -140,6 +139,9 @@ pair = axes(toy.q_len, toy.k_len, s.align, PAIR_POINTS)
 without, with_bias = attention_view(
     tb, s.num_buckets, s.heads, s.head, toy.q_len, toy.k_len, s.align, s.max_distance, s.bidirectional, s.scale, s.seed
 )
+attention_code = t5_snippet(
+    toy, part="attention", table=custom, toy_dim=TOY_DIM, q_stride=pair.q_stride, k_stride=pair.k_stride
+)
 show_figure(
     fig.attention_figure(
         without,
@@ -153,24 +155,19 @@ show_figure(
     ),
     name=f"t5_attention_head_{s.head}",
     alt="Attention weights without and with the bias.",
-    csv=lambda: matrix_csv(with_bias, pair.q_pos, pair.k_pos),
-    code=t5_snippet(
-        toy,
-        part="attention",
-        table=None if seeded else table.tolist(),
-        toy_dim=TOY_DIM,
-        q_stride=pair.q_stride,
-        k_stride=pair.k_stride,
-    ),
+    csv=lambda: panels_csv({"without bias": without, "with bias": with_bias}, pair.q_pos, pair.k_pos),
+    code=attention_code,
 )
-
 mid = len(pair.q_pos) // 2
+query = int(pair.q_pos[mid])
 show_figure(
     fig.attention_row_figure(
-        without[mid], with_bias[mid], query=int(pair.q_pos[mid]), k_pos=pair.k_pos, k_len=toy.k_len, lecture=lecture
+        without[mid], with_bias[mid], query=query, k_pos=pair.k_pos, k_len=toy.k_len, lecture=lecture
     ),
     name=f"t5_attention_row_head_{s.head}",
     alt="One query's attention weights over the keys, without and with the bias.",
+    csv=lambda: columns_csv({"key j": pair.k_pos, "without bias": without[mid], "with bias": with_bias[mid]}),
+    code=attention_code + f"row = {mid}  # query i = {query}: weights_no_bias[row], weights[row]\n",
 )
 
 section("7 · The shape pitfall: transpose(0, 2) against permute(2, 0, 1)")
@@ -182,28 +179,17 @@ st.code(
     language="python",
 )
 if bv.pitfall is None:
-    broadcasts = min(s.q_len, s.k_len) == 1
-    st.warning(
-        f"With q_len = {s.q_len} ≠ k_len = {s.k_len}, adding the transposed bias to scores of shape "
-        f"(1, {s.heads}, {s.q_len}, {s.k_len}) "
-        + (
-            f"silently broadcasts both to (1, {s.heads}, {max(s.q_len, s.k_len)}, {max(s.q_len, s.k_len)}): "
-            "a wrong shape and no error."
-            if broadcasts
-            else "fails with a shape error. Set q_len = k_len to see the version that fails silently."
-        )
-    )
+    st.warning(pitfall_shape_note(s))
 else:
+    px = bv.pitfall_axes
     show_figure(
         fig.pitfall_figure(
-            *bv.pitfall,
-            head=s.head,
-            q_pos=bv.pitfall_axes.q_pos,
-            k_pos=bv.pitfall_axes.k_pos,
-            q_len=s.q_len,
-            k_len=s.k_len,
-            lecture=lecture,
+            *bv.pitfall, head=s.head, q_pos=px.q_pos, k_pos=px.k_pos, q_len=s.q_len, k_len=s.k_len, lecture=lecture
         ),
         name="t5_transpose_pitfall",
         alt="Correct bias, transposed bias, and their difference.",
+        csv=lambda: panels_csv(
+            {"permute(2, 0, 1)": bv.pitfall[0], "transpose(0, 2)": bv.pitfall[1]}, px.q_pos, px.k_pos
+        ),
+        code=t5_snippet(s, part="pitfall", table=custom, q_stride=px.q_stride, k_stride=px.k_stride),
     )

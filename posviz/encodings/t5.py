@@ -20,10 +20,14 @@ import torch
 from posviz.encodings.positions import relative_positions
 
 
+def t5_half(num_buckets: int, *, bidirectional: bool) -> int:
+    """Buckets per direction: ``num_buckets // 2`` when bidirectional, else all of them."""
+    return num_buckets // 2 if bidirectional else num_buckets
+
+
 def t5_max_exact(num_buckets: int, *, bidirectional: bool) -> int:
     """Number of distances that get a bucket of their own (per direction)."""
-    half = num_buckets // 2 if bidirectional else num_buckets
-    return half // 2
+    return t5_half(num_buckets, bidirectional=bidirectional) // 2
 
 
 def check_t5_config(*, bidirectional: bool, num_buckets: int, max_distance: int) -> None:
@@ -275,13 +279,13 @@ def t5_bucket_ranges(
         buckets = t5_bucket(r, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
         for b, rr in zip(buckets.tolist(), r.tolist(), strict=True):
             covered.setdefault(b, (direction, []))[1].append(rr)
-    half = num_buckets // 2 if bidirectional else num_buckets
+    half = t5_half(num_buckets, bidirectional=bidirectional)
     ranges: list[T5BucketRange] = []
     for b in range(num_buckets):
         if b not in covered:
             if bidirectional and b == half:
                 why = "it would hold a future key at distance 0, which does not exist"
-            elif b >= 2 * half if bidirectional else False:
+            elif bidirectional and b >= 2 * half:
                 why = "num_buckets is odd: each direction gets num_buckets // 2 and this one is left over"
             else:
                 why = "no distance lands here: the logarithmic steps jump over it"

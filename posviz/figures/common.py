@@ -101,21 +101,18 @@ def _heatmap_trace(z, q_pos, k_pos, *, value_name: str, value_format: str, **kwa
     k = as_array(k_pos).astype(np.int64)
     rel = compact(k[None, :] - q[:, None])  # (q, k), r = j - i
     z = compact(z)
-    text = {}
+    extra = {}
     if z.shape[0] <= MAX_TEXT_CELLS and z.shape[1] <= MAX_TEXT_CELLS:
-        text = dict(texttemplate=f"%{{z:{value_format}}}")
-    return go.Heatmap(
-        z=z,
-        x=compact(k),
-        y=compact(q),
-        customdata=rel,
-        hovertemplate=(
+        extra["texttemplate"] = f"%{{z:{value_format}}}"
+    if value_name == "r":  # the matrix is r itself: no second copy of it for the hover
+        hover = "query i = %{y}<br>key j = %{x}<br>r = j − i = %{z}<extra></extra>"
+    else:
+        extra["customdata"] = rel
+        hover = (
             "query i = %{y}<br>key j = %{x}<br>r = j − i = %{customdata}"
             f"<br>{value_name} = %{{z:{value_format}}}<extra></extra>"
-        ),
-        **text,
-        **kwargs,
-    )
+        )
+    return go.Heatmap(z=z, x=compact(k), y=compact(q), hovertemplate=hover, **extra, **kwargs)
 
 
 def _colors(z, palette: str, zmin, zmax) -> dict:
@@ -130,9 +127,15 @@ def _colors(z, palette: str, zmin, zmax) -> dict:
     return dict(colorscale=SEQUENTIAL, zmin=zmin, zmax=zmax)
 
 
-def _axes(fig: go.Figure, **where) -> None:
-    fig.update_xaxes(title_text="key position j", automargin=True, showgrid=False, **where)
-    fig.update_yaxes(title_text="query position i", autorange="reversed", automargin=True, showgrid=False, **where)
+def _axes(fig: go.Figure, q_pos, k_pos) -> None:
+    """Position axes: whole-number ticks, queries top to bottom, no grid or zero lines over cells."""
+    for update, title, pos, extra in (
+        (fig.update_xaxes, "key position j", k_pos, {}),
+        (fig.update_yaxes, "query position i", q_pos, {"autorange": "reversed"}),
+    ):
+        pos = as_array(pos)
+        whole = {"dtick": 1} if len(pos) and pos.max() - pos.min() < 10 else {}  # no ticks at 0.5
+        update(title_text=title, automargin=True, showgrid=False, zeroline=False, **whole, **extra)
 
 
 def heatmap(
@@ -150,7 +153,6 @@ def heatmap(
     zmin: float | None = None,
     zmax: float | None = None,
     value_format: str = ".3g",
-    colorbar_title: str | None = None,
     mask=None,
     mask_label: str | None = None,
 ) -> go.Figure:
@@ -177,11 +179,11 @@ def heatmap(
             hoverongaps=False,
             value_name=value_name,
             value_format=value_format,
-            colorbar=dict(title=dict(text=colorbar_title or value_name, side="right")),
+            colorbar=dict(title=dict(text=value_name, side="right")),
             **_colors(z, palette, zmin, zmax),
         )
     )
-    _axes(fig)
+    _axes(fig, q_pos, k_pos)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     subtitle = subtitle_lines(subtitle, note)
     if mask is not None:
@@ -214,7 +216,7 @@ def heatmap_grid(
         rows=rows,
         cols=cols,
         subplot_titles=titles,
-        horizontal_spacing=0.025,
+        horizontal_spacing=0.06 if lecture else 0.035,
         vertical_spacing=min(0.3 / rows, 0.12) if rows > 1 else 0.0,
     )
     colors = _colors(zs, palette, None, None)
@@ -231,8 +233,8 @@ def heatmap_grid(
         trace.texttemplate = None
         fig.add_trace(trace, row=h // cols + 1, col=h % cols + 1)
     fig.update_layout(coloraxis=coloraxis)
-    fig.update_xaxes(automargin=True)
-    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_xaxes(automargin=True, showgrid=False, zeroline=False)
+    fig.update_yaxes(autorange="reversed", automargin=True, showgrid=False, zeroline=False)
     for h in range(n):
         if h + cols < n:  # another panel below: its axis labels would collide with that panel's title
             fig.update_xaxes(showticklabels=False, row=h // cols + 1, col=h % cols + 1)
@@ -246,5 +248,7 @@ def heatmap_grid(
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     subtitle = subtitle_lines(subtitle, note)
     fig = finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 220 * rows + 140))
-    fig.update_annotations(font_size=lk.font)  # the panel titles
+    # Panel titles sit just above their panels, inside the top margin: make room for them.
+    fig.update_annotations(font_size=lk.font)
+    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font))
     return fig

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.encodings.t5 import T5BucketSteps
+from posviz.encodings.t5 import T5BucketSteps, t5_half
 from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, sample_note, subtitle_lines
 
 # The walk-through, in the order the seed notebooks take it: (key, title).
@@ -49,7 +49,7 @@ def pipeline_figure(
 ) -> go.Figure:
     """One step (1-based) of the bucket pipeline as a heatmap of the shown cells."""
     key, title = PIPELINE_STEPS[step - 1]
-    half = num_buckets // 2 if bidirectional else num_buckets
+    half = t5_half(num_buckets, bidirectional=bidirectional)
     common = dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture, title=title)
     values = pipeline_matrix(steps, step)
     if key == "n":
@@ -120,7 +120,6 @@ def bucket_figure(
     k_len: int,
     num_buckets: int,
     lecture: bool = False,
-    title: str = "Bucket index of every (query, key) pair",
 ) -> go.Figure:
     """The final bucket matrix on a fixed 0 .. num_buckets − 1 scale."""
     return heatmap(
@@ -130,7 +129,7 @@ def bucket_figure(
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
-        title=title,
+        title="Bucket index of every (query, key) pair",
         value_name="bucket",
         zmin=0,
         zmax=num_buckets - 1,
@@ -147,9 +146,19 @@ def step_points(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def bucket_profile_figure(
-    r, bucket, *, max_exact: int, max_distance: int, bidirectional: bool, lecture: bool = False
+    r,
+    bucket,
+    *,
+    max_exact: int,
+    max_distance: int,
+    bidirectional: bool,
+    last_start: int | None = None,
+    view_r: tuple[int, int] | None = None,
+    lecture: bool = False,
 ) -> go.Figure:
-    """Bucket against relative position, with max_exact and max_distance marked.
+    """Bucket against relative position, with max_exact, the last bucket's start and max_distance marked.
+
+    ``view_r``, the range of ``r`` the current sequence reaches, is shaded.
 
     Only the points where the bucket changes (and the last one) are sent: with
     ``shape="hv"`` that draws the same steps exactly, in at most a few hundred
@@ -170,6 +179,13 @@ def bucket_profile_figure(
     marks = [(-max_exact, "−max_exact", "top left"), (-max_distance, "−max_distance", "top left")]
     if bidirectional:
         marks += [(max_exact, "max_exact", "bottom right"), (max_distance, "max_distance", "bottom right")]
+    if last_start is not None and last_start != max_distance:
+        marks.append((-last_start, "last bucket", "bottom left"))
+        if bidirectional:
+            marks.append((last_start, "last bucket", "top right"))
+    if view_r is not None:
+        lo, hi = max(view_r[0], int(r.min())), min(view_r[1], int(r.max()))
+        fig.add_vrect(x0=lo, x1=hi, fillcolor="#4c78a8", opacity=0.08, line_width=0)
     for x, label, where in marks:
         if r.min() <= x <= r.max():
             fig.add_vline(
@@ -184,15 +200,16 @@ def bucket_profile_figure(
     return finish(
         fig,
         title="Bucket as a function of distance",
-        subtitle="one step per distance up to max_exact, then logarithmically wider steps",
+        subtitle=subtitle_lines(
+            "one step per distance up to max_exact, then logarithmically wider steps",
+            "shaded: the distances this sequence reaches" if view_r is not None else None,
+        ),
         lecture=lecture,
         height=int(lk.height * 0.8),
     )
 
 
-def bias_figure(
-    bias_h, *, head: int, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False, zmax: float | None = None
-) -> go.Figure:
+def bias_figure(bias_h, *, head: int, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
     """One head's additive bias ``bias[0, head]`` on a diverging scale."""
     return heatmap(
         bias_h,
@@ -204,8 +221,6 @@ def bias_figure(
         title=f"Bias added to head {head}'s logits",
         value_name="bias",
         palette="diverging",
-        zmin=None if zmax is None else -zmax,
-        zmax=zmax,
         subtitle="scale · table[bucket(j − i), head]",
     )
 
@@ -301,9 +316,12 @@ def pitfall_figure(
         np.stack([correct, transposed, transposed - correct]),
         q_pos=q_pos,
         k_pos=k_pos,
-        titles=["permute(2, 0, 1): correct", "transpose(0, 2): added at (i, j)", "difference"],
+        titles=["permute(2, 0, 1)", "transpose(0, 2)", "difference"],
         title=f"Head {head}: the same tensor, two reshapes",
-        subtitle="transpose(0, 2) swaps queries and keys: it adds bias(i − j) instead of bias(j − i)",
+        subtitle=subtitle_lines(
+            "left: correct; middle: what transpose(0, 2) adds at (i, j); right: middle − left",
+            "transpose(0, 2) swaps queries and keys: it adds bias(i − j) instead of bias(j − i)",
+        ),
         value_name="bias",
         palette="diverging",
         cols=3,

@@ -203,7 +203,7 @@ def step_through(titles: list[str] | tuple[str, ...], *, where: Any = None) -> i
     """Previous / Next buttons and a URL-bound ``step`` slider; returns the 1-based step."""
     where = st.container() if where is None else where
     last = len(titles)
-    prev_col, next_col, slider_col = where.columns([1, 1, 5], vertical_alignment="bottom")
+    prev_col, next_col, slider_col = where.columns([2, 2, 7], vertical_alignment="bottom")
     step = control("step", max_value=last, where=slider_col)  # first, so a linked step sets the buttons
     for col, key, label, icon, delta, disabled in (
         (prev_col, "step_prev", "Previous", ":material/arrow_back:", -1, step <= 1),

@@ -26,6 +26,20 @@ def matrix_csv(matrix, q_pos, k_pos) -> str:
     return frame.to_csv()
 
 
+def panels_csv(panels: dict[str, np.ndarray], q_pos, k_pos) -> str:
+    """Several (q, k) matrices on the same positions, one row per (query, key), a column each."""
+    q, k = np.meshgrid(np.asarray(q_pos), np.asarray(k_pos), indexing="ij")  # (q, k) each
+    frame = pd.DataFrame({"query i": q.ravel(), "key j": k.ravel(), "r = j - i": (k - q).ravel()})
+    for name, matrix in panels.items():
+        frame[name] = np.asarray(matrix).ravel()
+    return frame.to_csv(index=False)
+
+
+def columns_csv(columns: dict[str, np.ndarray]) -> str:
+    """Equal-length 1-D series side by side."""
+    return pd.DataFrame({name: np.asarray(values) for name, values in columns.items()}).to_csv(index=False)
+
+
 def show_figure(
     fig: go.Figure,
     *,
@@ -48,7 +62,7 @@ def show_figure(
     left, right = st.columns([1, 3])
     if csv is not None:
         left.download_button(
-            "CSV of this matrix",
+            "CSV of the data shown",
             data=csv,
             file_name=f"{name}.csv",
             mime="text/csv",

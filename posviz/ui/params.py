@@ -171,12 +171,17 @@ def format_value(param: Param, value: Any) -> str:
     return str(value)
 
 
+def plain(text: str) -> str:
+    """Untrusted text made inert inside markdown: every markup character escaped."""
+    return "".join("\\" + ch if ch in "\\`*_{}[]()<>#+-.!|~$&:=;'\"" else ch for ch in text)
+
+
 def quote_raw(raw: str, limit: int = 40) -> str:
     """URL text made safe to show inside markdown: printable, short, escaped."""
     text = "".join(ch if ch.isprintable() else "?" for ch in raw)
     if len(text) > limit:
         text = text[:limit] + "..."
-    return "".join("\\" + ch if ch in "\\`*_{}[]()<>#+-.!|~$&:=;'\"" else ch for ch in text)
+    return plain(text)
 
 
 def parse(
@@ -221,8 +226,9 @@ def parse(
     except ValueError:
         what = "a whole number" if param.kind == "int" else "a number"
         return default, f"{shown} in the link is not {what}; {fallback}."
-    if not math.isfinite(number):
+    if math.isnan(number) or (math.isinf(number) and "inf" in raw.lower()):
         return default, f"{shown} in the link is not a finite number; {fallback}."
+    # A number too large for a float (a 400-digit q_len) is inf here: out of range below.
 
     # Out of range falls back to the default, as Streamlit's own binding does.
     if lo is not None and number < lo:
@@ -238,7 +244,8 @@ def parse(
         if hi is not None and snapped > hi:
             snapped -= step
         if not math.isclose(snapped, number, rel_tol=0, abs_tol=1e-9):
-            notes.append(f"not a multiple of the step {format_value(param, step)}")
+            whole = param.kind == "int" and step == 1
+            notes.append("not a whole number" if whole else f"not a multiple of the step {format_value(param, step)}")
             number = snapped
     if param.even and int(number) % 2:
         number = int(number) - 1 if lo is None or int(number) - 1 >= lo else int(number) + 1

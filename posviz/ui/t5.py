@@ -21,8 +21,10 @@ from posviz.encodings.t5 import (
     t5_bucket,
     t5_bucket_ranges,
     t5_bucket_steps,
+    t5_half,
 )
 from posviz.ui.controls import control
+from posviz.ui.params import plain
 from posviz.ui.snippets import T5Settings
 
 MAIN_POINTS = 192  # per axis for single heatmaps: 192^2 cells stay under 1 MB of chart data
@@ -125,8 +127,10 @@ def bucket_view(
     rel = relative_positions(torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos))  # (q shown, k shown)
     steps = t5_bucket_steps(rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
     r_min, r_max = -int(ax.q_pos[-1]), k_len - 1 - int(ax.q_pos[0])  # the whole view's range of r
-    reach = 2 * max_distance  # beyond max_distance every distance shares the last bucket
-    prof_r = torch.arange(max(r_min, -reach), min(r_max, reach) + 1)
+    # The profile is a function of r, not of the view: show it a little past max_distance, where
+    # every distance has joined the last bucket, on both sides (a decoder's future is all bucket 0).
+    reach = max(int(1.5 * max_distance), 16)
+    prof_r = torch.arange(-reach, reach + 1)
     prof_b = t5_bucket(prof_r, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
     return BucketView(
         steps=steps,
@@ -144,6 +148,11 @@ def seeded_table(num_buckets: int, heads: int, seed: int) -> np.ndarray:
     """(num_buckets, heads) float32: N(0, 1), as ``nn.Embedding`` initialises it."""
     g = torch.Generator().manual_seed(seed)
     return torch.randn(num_buckets, heads, generator=g).numpy()
+
+
+def table_from_bytes(table_bytes: bytes, num_buckets: int, heads: int) -> torch.Tensor:
+    """The (num_buckets, heads) float32 table back from the bytes a cache key carries."""
+    return torch.from_numpy(np.frombuffer(table_bytes, dtype=np.float32).reshape(num_buckets, heads).copy())
 
 
 @dataclass(frozen=True)
@@ -176,7 +185,7 @@ def bias_view(
     scale: float,
 ) -> BiasView:
     """The bias for the figures; cached entries stay small (one head at full resolution)."""
-    table = torch.from_numpy(np.frombuffer(table_bytes, dtype=np.float32).reshape(num_buckets, heads).copy())
+    table = table_from_bytes(table_bytes, num_buckets, heads)
     ax = axes(q_len, k_len, align, MAIN_POINTS)
     gx = axes(q_len, k_len, align, grid_points(heads))
     kw = dict(bidirectional=bidirectional, max_distance=max_distance)
@@ -213,10 +222,9 @@ def attention_view(
 
     The softmax runs over every key; only the shown rows and columns are kept.
     """
-    table = torch.from_numpy(np.frombuffer(table_bytes, dtype=np.float32).reshape(num_buckets, heads).copy())
-    g = torch.Generator().manual_seed(seed)
-    torch.randn(num_buckets, heads, generator=g)  # the seeded table comes first from this generator
-    q, k = toy_qk(q_len, k_len, TOY_DIM, generator=g)
+    table = table_from_bytes(table_bytes, num_buckets, heads)
+    # Toy queries and keys have their own generator (seed + 1): they stay put when the table changes.
+    q, k = toy_qk(q_len, k_len, TOY_DIM, generator=torch.Generator().manual_seed(seed + 1))
     rows = display_positions(q_len, PAIR_POINTS)  # indices of the shown queries
     q_pos = query_positions(q_len, k_len, align=align)[rows]
     cols = display_positions(k_len, PAIR_POINTS)  # the shown keys (key index = key position)
@@ -269,6 +277,36 @@ def ranges_frame(ranges: list[T5BucketRange], *, r_min: int, r_max: int, max_dis
     return pd.DataFrame(rows).set_index("bucket")
 
 
+def pitfall_shape_note(s: T5Settings) -> str:
+    """What adding the transpose(0, 2) bias does when q_len != k_len."""
+    scores, wrong = (1, s.heads, s.q_len, s.k_len), (1, s.heads, s.k_len, s.q_len)
+    if min(s.q_len, s.k_len) == 1:
+        side = max(s.q_len, s.k_len)
+        return (
+            f"With q_len = {s.q_len} and k_len = {s.k_len}, adding the transposed bias {wrong} to scores {scores} "
+            f"silently broadcasts both to (1, {s.heads}, {side}, {side}): a wrong shape and no error."
+        )
+    return (
+        f"With q_len = {s.q_len} ≠ k_len = {s.k_len}, adding the transposed bias {wrong} to scores {scores} "
+        "fails with a shape error. Set q_len = k_len to see the version that fails silently."
+    )
+
+
+def step_note(template: str, s: T5Settings, max_exact: int) -> str:
+    """A pipeline step's explanation with this page's numbers filled in."""
+    return template.format(
+        half=t5_half(s.num_buckets, bidirectional=s.bidirectional),
+        max_exact=max_exact,
+        max_exact_minus_1=max_exact - 1,
+        garbage=np.iinfo(np.int64).min + max_exact,
+    )
+
+
+def last_bucket_start(ranges: list[T5BucketRange]) -> int | None:
+    """Distance where the last past bucket begins (the same for the future side)."""
+    return next((abs(rg.first) for rg in ranges if rg.direction == "past" and rg.last is None), None)
+
+
 def int_ranges(values: list[int]) -> str:
     """[1, 2, 3, 7, 9, 10] -> '1–3, 7, 9–10'."""
     runs: list[list[int]] = []
@@ -307,7 +345,7 @@ def uploaded_table(s: T5Settings) -> tuple[np.ndarray, str] | None:
     try:
         tables = read_bias_tables(up.getvalue(), max_bytes=MAX_UPLOAD_MB * 2**20)
     except CheckpointError as err:
-        st.error(str(err), icon=":material/block:")
+        st.error(plain(str(err)), icon=":material/block:")  # the message quotes names from the file
         st.caption("To save just the table of a full checkpoint into a small file:")
         st.code(EXTRACT_SNIPPET, language="python")
         return None
@@ -321,7 +359,7 @@ def uploaded_table(s: T5Settings) -> tuple[np.ndarray, str] | None:
     if (nb, heads, direction) != (s.num_buckets, s.heads, s.bidirectional):
         mode = "bidirectional" if direction else "unidirectional"
         st.error(
-            f"'{name}' is a ({nb}, {heads}) {mode} table, but the page is set to num_buckets = "
+            f"'{plain(name)}' is a ({nb}, {heads}) {mode} table, but the page is set to num_buckets = "
             f"{s.num_buckets}, heads = {s.heads}, {'bidirectional' if s.bidirectional else 'unidirectional'}.",
             icon=":material/straighten:",
         )
@@ -335,7 +373,7 @@ def uploaded_table(s: T5Settings) -> tuple[np.ndarray, str] | None:
         else:
             st.caption("That shape is outside what this page allows (num_buckets <= 256, heads <= 64).")
         return None
-    return table.numpy(), f"uploaded '{name}'"
+    return table.numpy(), f"uploaded '{plain(name)}'"
 
 
 def bias_table_input(s: T5Settings) -> tuple[np.ndarray, bool]:

@@ -191,7 +191,7 @@ def test_int_with_a_fraction_is_rounded_with_a_notice():
     value, notice = parse(PARAMS["heads"], "3.4")
     assert value == 3
     assert isinstance(value, int)
-    assert "step 1" in notice
+    assert "not a whole number" in notice
 
 
 def test_tighter_bounds_from_other_settings():
@@ -255,3 +255,12 @@ def test_head_within_tighter_bounds(heads, raw):
     assert 0 <= value <= heads - 1
     if notice is not None:
         assert_safe_notice(notice)
+
+
+def test_a_number_too_large_for_a_float_is_out_of_range_not_infinite():
+    value, notice = parse(PARAMS["q_len"], "9" * 500)
+    assert value == PARAMS["q_len"].default
+    assert "above the largest allowed" in notice
+    value, notice = parse(PARAMS["q_len"], "-" + "9" * 500)
+    assert "below the smallest allowed" in notice
+    assert "not a finite number" in parse(PARAMS["q_len"], "-inf")[1]

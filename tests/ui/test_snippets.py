@@ -9,8 +9,9 @@ import pytest
 import torch
 
 from posviz.encodings.positions import relative_positions
-from posviz.encodings.t5 import t5_bias, t5_bucket
-from posviz.ui.snippets import T5Settings, t5_snippet
+from posviz.encodings.t5 import t5_bias, t5_bucket, t5_bucket_steps
+from posviz.figures.t5 import PIPELINE_STEPS, pipeline_matrix
+from posviz.ui.snippets import T5_STEP_VARIABLES, T5Settings, t5_snippet
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -27,6 +28,16 @@ SETTINGS = {
     "long_strided": T5Settings(q_len=1000, k_len=1000, num_buckets=64, max_distance=300, heads=6, head=5, seed=3),
     "long_decoder_end": T5Settings(q_len=400, k_len=1500, align="end", bidirectional=False, heads=2, scale=0.35),
 }
+
+# The seed notebooks' decoder: small enough to check by hand.
+SEEDS = T5Settings(q_len=15, k_len=15, bidirectional=False, num_buckets=6, max_distance=20)
+STEP_SETTINGS = {
+    **SETTINGS,
+    "start_decoder_short_queries": T5Settings(q_len=30, k_len=200, bidirectional=False, num_buckets=10),
+    "long_strided_decoder": T5Settings(q_len=1000, k_len=1000, bidirectional=False, max_distance=300),
+    "seeds": SEEDS,
+}
+INT64_MIN = torch.iinfo(torch.int64).min
 
 
 def run(code: str) -> dict:
@@ -217,3 +228,129 @@ def test_snippet_attention_of_long_settings_as_the_page_caps_them(s):
     assert torch.equal(ns["k_pos"], k_pos)
     assert np.allclose(ns["weights_no_bias"].numpy(), without, atol=1e-5, rtol=0)
     assert np.allclose(ns["weights"].numpy(), with_bias, atol=1e-5, rtol=0)
+
+
+def test_step_variables_follow_the_pipeline_figures():
+    assert len(T5_STEP_VARIABLES) == len(PIPELINE_STEPS)
+
+
+@pytest.mark.parametrize("name", list(STEP_SETTINGS))
+def test_snippet_steps(name):
+    s = STEP_SETTINGS[name]
+    ax, q_pos, k_pos = shown_axes(s, ui_t5.MAIN_POINTS)
+    code = t5_snippet(s, part="steps", q_stride=ax.q_stride, k_stride=ax.k_stride)
+    assert "relative_position_bucket" not in code  # the intermediates, not the function that hides them
+    ns = run(code)
+    assert torch.equal(ns["q_pos"], q_pos)
+    assert torch.equal(ns["k_pos"], k_pos)
+    steps = t5_bucket_steps(
+        relative_positions(q_pos, k_pos),
+        bidirectional=s.bidirectional,
+        num_buckets=s.num_buckets,
+        max_distance=s.max_distance,
+    )
+    assert ns["max_exact"] == steps.max_exact
+    fields = {
+        "rel_pos": steps.relative_position,
+        "direction_offset": steps.direction_offset,
+        "n": steps.n,
+        "is_small": steps.is_small,
+        "log_ratio": steps.log_ratio,
+        "val_if_large_float": steps.max_exact + steps.log_ratio,
+        "val_if_large_long": steps.val_if_large_raw,
+        "val_if_large": steps.val_if_large,
+        "within": steps.within,
+        "bucket": steps.bucket,
+    }
+    for var, want in fields.items():
+        assert ns[var].dtype == want.dtype, var
+        assert ns[var].shape == (len(q_pos), len(k_pos)), var
+        assert torch.equal(ns[var], want), var  # -inf equals -inf; no NaN anywhere
+    # exactly what the six step figures draw, from the page's own cached view
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        view = ui_t5.bucket_view(s.q_len, s.k_len, s.align, s.num_buckets, s.max_distance, s.bidirectional)
+    for step, var in enumerate(T5_STEP_VARIABLES, start=1):
+        got, want = ns[var].numpy(), pipeline_matrix(view.steps, step)
+        assert got.dtype == want.dtype, var
+        assert np.array_equal(got, want), var
+    # where n == 0 (r = 0, or a decoder's future keys) the garbage is there, and then gone
+    zero = ns["n"] == 0
+    if zero.any():
+        assert (ns["val_if_large_float"][zero] == float("-inf")).all()
+        garbage = INT64_MIN + steps.max_exact
+        assert (ns["val_if_large_long"][zero] == garbage).all()
+        assert (ns["val_if_large"][zero] == garbage).all()
+    half = s.num_buckets // 2 if s.bidirectional else s.num_buckets
+    assert ns["within"].min() >= 0
+    assert ns["within"].max() < half
+    assert torch.isfinite(ns["val_if_large_float"][~zero]).all()
+
+
+def test_snippet_steps_of_the_seeds_config_by_hand():
+    ns = run(t5_snippet(SEEDS, part="steps"))
+    assert ns["max_exact"] == 3
+    # the last query (i = 14) against keys j = 0 .. 14: n = 14 .. 0
+    # n >= 3: 3 + trunc(log(n / 3) / log(20 / 3) * 3): 11..14 -> 5, 6..10 -> 4, 3..5 -> 3
+    assert ns["bucket"][14].tolist() == [5, 5, 5, 5, 4, 4, 4, 4, 4, 3, 3, 3, 2, 1, 0]
+    assert ns["n"][14].tolist() == list(range(14, -1, -1))
+    assert (ns["bucket"].triu(1) == 0).all()  # every future key shares bucket 0
+    assert ns["val_if_large_float"][0, 0] == float("-inf")
+    assert ns["val_if_large_long"][0, 0] == INT64_MIN + 3
+    assert ns["val_if_large"][0, 0] == INT64_MIN + 3  # torch.min keeps it
+    assert ns["within"][0, 0] == 0  # torch.where drops it
+    assert ns["val_if_large_long"][14, 0] == 5  # n = 14: 3 + trunc(2.44)
+    # n = 1: the log term is -1.74; truncated first, then + max_exact: 3 - 1 = 2, not trunc(3 - 1.74) = 1
+    assert -2 < ns["log_ratio"][14, 13] < -1
+    assert ns["val_if_large_long"][14, 13] == 2
+    assert ns["within"][14, 13] == 1  # small: n itself
+
+
+def test_snippet_steps_states_the_settings_and_draws_nothing_else():
+    s = SETTINGS["end_encoder"]
+    code = t5_snippet(s, part="steps")
+    assert "q_len, k_len, offset = 20, 70, 50" in code
+    assert "num_buckets, max_distance, bidirectional = 9, 13, True" in code
+    assert "(-inf).long() is int64 min" in code
+    ns = run(code)
+    assert "table" not in ns
+    assert "bias" not in ns
+
+
+@pytest.mark.parametrize("name", sorted(SETTINGS))
+def test_snippet_profile(name):
+    s = SETTINGS[name]
+    ns = run(t5_snippet(s, part="profile", r_range=(-300, 250)))
+    r = torch.arange(-300, 251)
+    assert torch.equal(ns["r"], r)
+    want = t5_bucket(r, bidirectional=s.bidirectional, num_buckets=s.num_buckets, max_distance=s.max_distance)
+    assert torch.equal(ns["profile"], want)
+
+
+@pytest.mark.parametrize("custom", [False, True], ids=["seeded", "custom"])
+def test_snippet_pitfall_is_what_the_page_draws(custom):
+    s = T5Settings(q_len=300, k_len=300, num_buckets=16, max_distance=40, heads=4, head=2, scale=0.5, seed=3)
+    table = custom_table(s) if custom else seeded(s)
+    px, _, _ = shown_axes(s, ui_t5.PITFALL_POINTS)
+    code = t5_snippet(
+        s, part="pitfall", q_stride=px.q_stride, k_stride=px.k_stride, table=table.tolist() if custom else None
+    )
+    ns = run(code)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        view = ui_t5.bias_view(
+            table.tobytes(),
+            s.num_buckets,
+            s.heads,
+            s.head,
+            s.q_len,
+            s.k_len,
+            s.align,
+            s.max_distance,
+            s.bidirectional,
+            s.scale,
+        )
+    correct, transposed = view.pitfall
+    assert np.allclose(ns["correct"].numpy(), correct, atol=1e-6, rtol=0)
+    assert np.allclose(ns["seeds"].numpy(), transposed, atol=1e-6, rtol=0)
+    assert np.allclose(transposed, correct.T, atol=1e-6, rtol=0)  # square: the seeds' bias is the transpose

@@ -16,7 +16,8 @@ Every query `i` looks at every key `j`; T5 only ever sees their difference `r = 
 constant along each diagonal. Flipping the sign (`q − k`) is a classic bug: it swaps the past and
 future buckets.
 With **queries at the end** of the keys (cached decoding, Transformer-XL memory), query `0` sits at
-position `k_len − q_len`, so its row is the last row of the full square matrix, not the first.
+position `k_len − q_len`: the queries are the last `q_len` rows of the full square matrix (the very
+last row alone when a decoder adds one token at a time), not the first ones.
 """
 
 STEP_NOTES = (
@@ -33,7 +34,10 @@ Both are wrong as buckets, and both are thrown away in step 6.""",
     """`.long()` truncates toward zero. Cast to int64, `−inf` has no value: the conversion is
 undefined in C and x86 returns the "integer indefinite" `−9223372036854775808` (int64 min), so those
 cells now hold `max_exact + int64 min = {garbage}` (grey). Nothing crashes, and the garbage is
-invisible unless you print it, as the seed notebooks did.""",
+invisible unless you print it, as the seed notebooks did. The truncation applies to the log term
+*before* `max_exact` is added (the Hugging Face order), so where that term is negative
+(`0 < n < max_exact`) it rounds up toward zero: `max_exact − 1.74` becomes `max_exact − 1`, not the
+floor of step 3's value. Those cells are discarded too.""",
     """`torch.min(val_if_large, half − 1)` keeps the logarithmic buckets inside this direction's
 half: without it, distances beyond `max_distance` would index past the table (or into the other
 direction's buckets). The garbage survives: it is already far below `half − 1`.""",
@@ -47,19 +51,24 @@ TABLE = """\
 Bucket by bucket, the distances each one covers. Note the buckets that are **never used** (with
 bidirectional buckets, the first future bucket would hold a future key at distance 0, which does
 not exist; an odd `num_buckets` also wastes the top one), and where the last bucket **really**
-starts: the rounding down of the log makes it begin well before `max_distance`.
+starts. The log term reaches `nb − max_exact` only at `max_distance`, which would be bucket `nb`, one
+past the end; the clamp folds that whole last interval into bucket `nb − 1`, which therefore begins
+where the term reaches `nb − 1 − max_exact`: distance 91 for 32 buckets and `max_distance = 128`.
 """
 
 BIAS = """\
 `compute_bias` looks up `table[bucket]`, which is `(q_len, k_len, heads)`, then
 `.permute(2, 0, 1).unsqueeze(0)` makes it `(1, heads, q_len, k_len)`: one `(q_len, k_len)`
-matrix per head, added to that head's logits. The table starts as `nn.Embedding(num_buckets, heads)`
-(standard normal); training shapes each head's column: some heads learn to look nearby, others far.
+matrix per head, added to that head's logits. The table here is `nn.Embedding(num_buckets, heads)`
+at its default initialisation, standard normal (Hugging Face's T5 initialises it with standard
+deviation `factor · d_model^−0.5`); training shapes each head's column: some heads learn to look
+nearby, others far.
 Edit cells of the table or upload a real checkpoint's table to see a trained head.
 """
 
 ATTENTION = """\
-Toy standard-normal queries and keys (`d = {dim}`, drawn after the table from the same seed). T5
+Toy standard-normal queries and keys (`d = {dim}`, from their own generator seeded with `seed + 1`,
+so they stay put when the table changes). T5
 itself has no `1/√d`; it folds it into the initialisation of `W_q`, so the logits start with unit
 variance, as the scaled toy logits here do. The softmax runs over **every** key, also when only a
 strided sample of rows and columns is drawn.
@@ -68,6 +77,7 @@ strided sample of rows and columns is drawn.
 PITFALL = """\
 The seed notebooks reshape `(q_len, k_len, heads)` with `transpose(0, 2)`, which gives
 `(heads, k_len, q_len)`, not `(heads, q_len, k_len)`. With `q_len ≠ k_len` adding it to the scores
-fails with a shape error; with `q_len = k_len` it **silently** adds `bias(i − j)` at `(i, j)`: past
-and future swap. `permute(2, 0, 1)` is the correct reshape.
+fails with a shape error (or, when one length is 1, silently broadcasts to a wrong square); with
+`q_len = k_len` it **silently** adds `bias(i − j)` at `(i, j)`: past and future swap.
+`permute(2, 0, 1)` is the correct reshape.
 """
