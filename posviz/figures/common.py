@@ -250,5 +250,5 @@ def heatmap_grid(
     fig = finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 220 * rows + 140))
     # Panel titles sit just above their panels, inside the top margin: make room for them.
     fig.update_annotations(font_size=lk.font)
-    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font))
+    fig.update_layout(margin_t=fig.layout.margin.t + int(2.4 * lk.font))
     return fig

@@ -62,7 +62,7 @@ def show_figure(
     left, right = st.columns([1, 3])
     if csv is not None:
         left.download_button(
-            "CSV of the data shown",
+            "Data as CSV",
             data=csv,
             file_name=f"{name}.csv",
             mime="text/csv",

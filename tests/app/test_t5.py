@@ -85,7 +85,7 @@ def test_every_chart_exports_png_at_scale_2(t5_default):
 def test_csv_downloads_and_pytorch_code(t5_default):
     buttons = t5_default.get("download_button")
     assert len(buttons) == len(t5_default.get("plotly_chart"))  # every figure exports its data
-    assert all(b.proto.label == "CSV of the data shown" for b in buttons)
+    assert all(b.proto.label == "Data as CSV" for b in buttons)
     assert {"csv_t5_relative_positions", "csv_t5_buckets"} <= {b.key for b in buttons}
     expanders = [e for e in t5_default.expander if e.label == "PyTorch code"]
     assert len(expanders) == len(buttons)
