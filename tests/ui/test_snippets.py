@@ -58,6 +58,24 @@ def custom_table(s: T5Settings) -> np.ndarray:
     return (rng.standard_normal((s.num_buckets, s.heads)) * 1e-3 + 1 / 3).astype(np.float32)
 
 
+def page_bias_view(s: T5Settings, table: np.ndarray):
+    """What the page draws for the bias (``posviz.ui.t5.bias_view``)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ui_t5.bias_view(
+            table.tobytes(),
+            s.num_buckets,
+            s.heads,
+            s.head,
+            s.q_len,
+            s.k_len,
+            s.align,
+            s.max_distance,
+            s.bidirectional,
+            s.scale,
+        )
+
+
 def shown_axes(s: T5Settings, points: int):
     ax = ui_t5.axes(s.q_len, s.k_len, s.align, points)
     return ax, torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
@@ -106,20 +124,7 @@ def test_snippet_bias(name, custom):
     assert ns["bias"].shape == (1, s.heads, len(q_pos), len(k_pos))
     assert torch.allclose(ns["bias"], want, atol=1e-6, rtol=0)
     # and what the page draws (bias_view) is the same tensor
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        view = ui_t5.bias_view(
-            table.tobytes(),
-            s.num_buckets,
-            s.heads,
-            s.head,
-            s.q_len,
-            s.k_len,
-            s.align,
-            s.max_distance,
-            s.bidirectional,
-            s.scale,
-        )
+    view = page_bias_view(s, table)
     assert np.allclose(view.bias, ns["bias"][0, s.head].numpy(), atol=1e-6, rtol=0)
 
 
@@ -336,20 +341,7 @@ def test_snippet_pitfall_is_what_the_page_draws(custom):
         s, part="pitfall", q_stride=px.q_stride, k_stride=px.k_stride, table=table.tolist() if custom else None
     )
     ns = run(code)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        view = ui_t5.bias_view(
-            table.tobytes(),
-            s.num_buckets,
-            s.heads,
-            s.head,
-            s.q_len,
-            s.k_len,
-            s.align,
-            s.max_distance,
-            s.bidirectional,
-            s.scale,
-        )
+    view = page_bias_view(s, table)
     correct, transposed = view.pitfall
     assert np.allclose(ns["correct"].numpy(), correct, atol=1e-6, rtol=0)
     assert np.allclose(ns["seeds"].numpy(), transposed, atol=1e-6, rtol=0)
