@@ -14,7 +14,6 @@ from posviz.ui.t5 import (
     TOY_MAX_LEN,
     attention_view,
     axes,
-    bias_table_input,
     bias_view,
     bucket_notes,
     bucket_view,
@@ -26,6 +25,7 @@ from posviz.ui.t5 import (
     t5_problem,
     toy_settings,
 )
+from posviz.ui.t5_table import bias_table_input
 from posviz.ui.texts import t5 as text
 
 s = t5_controls()
