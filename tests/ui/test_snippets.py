@@ -76,6 +76,25 @@ def page_bias_view(s: T5Settings, table: np.ndarray):
         )
 
 
+def page_attention_view(s: T5Settings, table: np.ndarray):
+    """What the page draws for the toy attention (``posviz.ui.t5.attention_view``)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ui_t5.attention_view(
+            table.tobytes(),
+            s.num_buckets,
+            s.heads,
+            s.head,
+            s.q_len,
+            s.k_len,
+            s.align,
+            s.max_distance,
+            s.bidirectional,
+            s.scale,
+            s.seed,
+        )
+
+
 def shown_axes(s: T5Settings, points: int):
     ax = ui_t5.axes(s.q_len, s.k_len, s.align, points)
     return ax, torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
@@ -150,21 +169,7 @@ def test_snippet_attention(name, custom):
         table=table.tolist() if custom else None,
     )
     ns = run(code)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        without, with_bias = ui_t5.attention_view(
-            table.tobytes(),
-            s.num_buckets,
-            s.heads,
-            s.head,
-            s.q_len,
-            s.k_len,
-            s.align,
-            s.max_distance,
-            s.bidirectional,
-            s.scale,
-            s.seed,
-        )
+    without, with_bias = page_attention_view(s, table)
     shape = (len(q_pos), len(k_pos))
     assert ns["weights"].shape == ns["weights_no_bias"].shape == without.shape == with_bias.shape == shape
     assert np.allclose(ns["weights_no_bias"].numpy(), without, atol=1e-5, rtol=0)
@@ -214,21 +219,7 @@ def test_snippet_attention_of_long_settings_as_the_page_caps_them(s):
     assert ax.k_stride > 1
     table = seeded(s)
     ns = run(t5_snippet(toy, part="attention", q_stride=ax.q_stride, k_stride=ax.k_stride, toy_dim=ui_t5.TOY_DIM))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        without, with_bias = ui_t5.attention_view(
-            table.tobytes(),
-            s.num_buckets,
-            s.heads,
-            s.head,
-            toy.q_len,
-            toy.k_len,
-            s.align,
-            s.max_distance,
-            s.bidirectional,
-            s.scale,
-            s.seed,
-        )
+    without, with_bias = page_attention_view(toy, table)
     assert torch.equal(ns["q_pos"], q_pos)
     assert torch.equal(ns["k_pos"], k_pos)
     assert np.allclose(ns["weights_no_bias"].numpy(), without, atol=1e-5, rtol=0)
