@@ -9,6 +9,7 @@ widget is seeded, so the address bar always reopens the view on screen.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -83,6 +84,7 @@ def control(
     *,
     min_value: float | None = None,
     max_value: float | None = None,
+    default: Any = None,
     where: Any = None,
 ) -> Any:
     """Render the URL-bound widget for ``key`` and return its validated value.
@@ -91,10 +93,12 @@ def control(
         key: a key of ``PARAMS``; also the URL query parameter.
         min_value, max_value: bounds that depend on other settings (for
             example ``head < heads``); they tighten the definition's bounds.
+        default: this page's default when it differs from the definition's
+            (``seq_len`` is 8 on the skew walk-through, 4096 for RoPE curves).
         where: container to draw into; the sidebar by default.
     """
     ensure_app_entry()
-    p = PARAMS[key]
+    p = PARAMS[key] if default is None else replace(PARAMS[key], default=default)
     where = st.sidebar if where is None else where
     state = st.session_state
     pending = state.setdefault(_PENDING, {})

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 MAX_LEN = 131072
+MAX_CURVE_LEN = 1048576  # 1-D curves (one value per position) go further than matrices
 
 Kind = Literal["int", "float", "choice", "bool"]
 Widget = Literal["slider", "number", "toggle", "radio"]
@@ -158,6 +159,31 @@ PARAMS: dict[str, Param] = {
             help="Seeds the random bias table and the toy queries and keys.",
         ),
         Param("step", "Step", "int", 1, "slider", min=1, max=64, step=1, help="Step of the walk-through."),
+        # Shared by several pages; a page narrows the bounds or sets its own
+        # default through control(key, min_value=, max_value=, default=).
+        Param(
+            "seq_len",
+            "Sequence length seq_len",
+            "int",
+            512,
+            "number",
+            min=1,
+            max=MAX_CURVE_LEN,
+            step=1,
+            help="Number of positions. Large values are drawn as a strided sample.",
+        ),
+        Param(
+            "dim",
+            "Dimension dim",
+            "int",
+            64,
+            "number",
+            min=2,
+            max=512,
+            step=1,
+            even=True,
+            help="Size of each query, key or embedding vector (even: sin/cos and rotation pairs).",
+        ),
     ]
 }
 

@@ -31,6 +31,8 @@ WIDGETS = {
     "k_len": "number_input",
     "max_distance": "number_input",
     "seed": "number_input",
+    "seq_len": "number_input",
+    "dim": "number_input",
     "num_buckets": "slider",
     "heads": "slider",
     "head": "slider",

@@ -45,14 +45,19 @@ def heatmap_z(c) -> np.ndarray:
     return array(c.spec["data"][0]["z"]).astype(np.float64)
 
 
+T5_KEYS = ("lecture", "q_len", "k_len", "align", "num_buckets", "max_distance", "bidirectional")
+T5_KEYS += ("heads", "head", "scale", "seed", "step")
+
+
 # --- the default view ------------------------------------------------------------------------
 
 
 def test_defaults_render(t5_default):
     assert_healthy(t5_default)
     assert len(charts(t5_default)) >= 8
-    for key, p in PARAMS.items():
-        assert value_of(t5_default, key) == p.default, key
+    for key in T5_KEYS:
+        assert value_of(t5_default, key) == PARAMS[key].default, key
+    assert not has_widget(t5_default, "seq_len")  # another page's control
 
 
 def test_deep_link_runs_through_app_entry(t5_default):
