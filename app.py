@@ -11,6 +11,8 @@ st.set_page_config(page_title="posviz", layout="wide")
 pages = [
     st.Page("pages/home.py", title="Why position?", icon=":material/home:", default=True),
     st.Page("pages/t5.py", title="T5 relative bias", icon=":material/grid_on:", url_path="t5"),
+    st.Page("pages/shaw.py", title="Shaw relative positions", icon=":material/table_rows:", url_path="shaw"),
+    st.Page("pages/skew.py", title="Music Transformer skew", icon=":material/swap_horiz:", url_path="skew"),
 ]
 page = st.navigation(pages)
 start_run()

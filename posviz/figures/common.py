@@ -252,3 +252,149 @@ def heatmap_grid(
     fig.update_annotations(font_size=lk.font)
     fig.update_layout(margin_t=fig.layout.margin.t + int(2.4 * lk.font))
     return fig
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One matrix of a :func:`heatmap_row`, with its own colour scale."""
+
+    z: np.ndarray  # (q, k), or (rows, cols) with ``y``/``x`` given
+    title: str
+    value_name: str
+    palette: str = "sequential"
+    zmin: float | None = None
+    zmax: float | None = None
+    value_format: str = ".3g"
+    mask: np.ndarray | None = None  # bool, cells drawn grey
+
+
+def heatmap_row(
+    panels: list[Panel],
+    *,
+    q_pos,
+    k_pos,
+    title: str,
+    q_len: int | None = None,
+    k_len: int | None = None,
+    subtitle: str | None = None,
+    lecture: bool = False,
+    mask_label: str | None = None,
+    shared_scale: bool = False,
+) -> go.Figure:
+    """``(q, k)`` matrices side by side on the same positions.
+
+    Each panel has its own colour scale and a horizontal colour bar under it,
+    unless ``shared_scale`` (then one scale, taken from the first panel's
+    palette, spans every panel). Masked cells are gaps over a grey background.
+    """
+    n = len(panels)
+    lk = look(lecture)
+    gap = 0.07 if lecture else 0.05
+    fig = make_subplots(rows=1, cols=n, subplot_titles=[p.title for p in panels], horizontal_spacing=gap)
+    width = (1.0 - gap * (n - 1)) / n
+    if shared_scale:
+        finite = [as_array(p.z)[np.isfinite(as_array(p.z))] for p in panels]
+        both = np.concatenate([f.ravel() for f in finite]) if finite else np.zeros(1)
+        shared = _colors(both if both.size else np.zeros(1), panels[0].palette, panels[0].zmin, panels[0].zmax)
+    masked_any = False
+    for c, p in enumerate(panels):
+        z = as_array(p.z).astype(np.float32)
+        if p.mask is not None:
+            mask = as_array(p.mask).astype(bool)
+            masked_any |= bool(mask.any())
+            z = np.where(mask, np.nan, z)
+        colors = shared if shared_scale else _colors(z, p.palette, p.zmin, p.zmax)
+        axis = "coloraxis" if shared_scale or c == 0 else f"coloraxis{c + 1}"
+        if not shared_scale or c == 0:
+            bar = dict(title=dict(text=p.value_name, side="top"), orientation="h", len=width * 0.9, thickness=14)
+            bar.update(x=c * (width + gap) + width / 2, xanchor="center", y=-0.16 if not lecture else -0.2)
+            if shared_scale:
+                bar.update(x=0.5, len=0.6)
+            layout = dict(
+                colorscale=colors["colorscale"], cmin=colors.get("zmin"), cmax=colors.get("zmax"), colorbar=bar
+            )
+            if "zmid" in colors:
+                layout["cmid"] = colors["zmid"]
+            fig.update_layout({axis: layout})
+        trace = _heatmap_trace(z, q_pos, k_pos, value_name=p.value_name, value_format=p.value_format, coloraxis=axis)
+        trace.hoverongaps = False
+        fig.add_trace(trace, row=1, col=c + 1)
+        fig.update_xaxes(title_text="key position j", row=1, col=c + 1)
+    q = as_array(q_pos)
+    whole = {"dtick": 1} if len(q) and q.max() - q.min() < 10 else {}
+    fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, **whole)
+    fig.update_yaxes(title_text="query position i", row=1, col=1)
+    fig.update_xaxes(showgrid=False, zeroline=False)
+    if masked_any:
+        fig.update_layout(plot_bgcolor=MASK_COLOR)
+        subtitle = subtitle_lines(subtitle, f"grey: {mask_label or 'masked'}")
+    note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
+    fig = finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
+    fig.update_annotations(font_size=lk.font)
+    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font), margin_b=110 if lecture else 90)
+    return fig
+
+
+def human_bytes(n: float) -> str:
+    """1536 -> '1.5 KiB'."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if abs(n) < 1024 or unit == "PiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.3g} {unit}"
+        n /= 1024
+    raise AssertionError("unreachable")
+
+
+def bytes_figure(
+    lengths,
+    series: dict[str, tuple[np.ndarray, np.ndarray]],
+    *,
+    title: str,
+    subtitle: str | None = None,
+    current: int | None = None,
+    lecture: bool = False,
+) -> go.Figure:
+    """Bytes against sequence length on log-log axes, one line per tensor.
+
+    Args:
+        lengths: (n,) sequence lengths.
+        series: name -> ``(bytes (n,), allocated (n,) bool)``; filled markers
+            where a real tensor was allocated and measured, open ones where the
+            same operation ran on PyTorch's ``meta`` device (sizes, no memory).
+        current: a length to mark (the page's setting).
+    """
+    lk = look(lecture)
+    lengths = as_array(lengths).astype(np.int64)
+    fig = go.Figure()
+    top = 1
+    for name, (nbytes, allocated) in series.items():
+        nbytes = as_array(nbytes).astype(np.float64)
+        top = max(top, float(nbytes.max()))
+        fig.add_trace(
+            go.Scatter(
+                x=lengths,
+                y=nbytes,
+                mode="lines+markers",
+                name=name,
+                line=dict(width=lk.line),
+                marker=dict(
+                    size=lk.font - 2,
+                    symbol=["circle" if a else "circle-open" for a in as_array(allocated)],
+                    line=dict(width=2),
+                ),
+                customdata=[human_bytes(b) for b in nbytes],
+                hovertemplate=f"{name}<br>L = %{{x}}<br>%{{customdata}}<extra></extra>",
+            )
+        )
+    ticks = [1024.0**p for p in range(0, 7) if 1024.0**p <= top * 4]
+    fig.update_xaxes(type="log", title_text="sequence length L")
+    fig.update_yaxes(type="log", title_text="bytes", tickvals=ticks, ticktext=[human_bytes(t) for t in ticks])
+    if current is not None:
+        fig.add_vline(
+            x=current,
+            line=dict(dash="dot", color="#555"),
+            annotation_text=f"L = {current}",
+            annotation_font_size=lk.font - 2,
+        )
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.18, x=0))
+    sub = subtitle_lines(subtitle, "● allocated and measured here   ○ the same operation on PyTorch's meta device")
+    return finish(fig, title=title, subtitle=sub, lecture=lecture, height=int(lk.height * 0.9))

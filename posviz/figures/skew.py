@@ -1,0 +1,315 @@
+"""Figures for the skew walk-through: every cell keeps its colour from step 1 to step 4."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posviz.encodings.skew import SkewSteps
+from posviz.figures.common import MASK_COLOR, Panel, as_array, compact, finish, heatmap_row, look, subtitle_lines
+
+MAX_TEXT = 16  # write the values into the cells up to L = 16
+COLOUR_BY = {"distance": "relative position r it holds", "row": "query row it came from"}
+STEP_KEYS = ("rel", "padded", "reshaped", "sliced")
+
+
+def step_titles(variant: str) -> tuple[str, ...]:
+    """The six titles of the walk-through of ``variant``."""
+    if variant == "unmasked":
+        middle = (
+            "Step 1 · rel = Q Erᵀ, L × (2L − 1): column c holds r = c − (L − 1)",
+            "Step 2 · append one zero column on the right: L × 2L",
+            "Step 3 · flatten, append L − 1 zeros, read in rows of 2L − 1: (L + 1) × (2L − 1)",
+            "Step 4 · keep rows :L and columns L − 1: — S, L × L, indexed by key",
+        )
+    elif variant == "rel_shift":
+        middle = (
+            "Step 1 · BD = q · rᵀ, L × K: column c holds i − j = K − 1 − c",
+            "Step 2 · torch.cat a zero column in front: L × (K + 1)",
+            "Step 3 · view as (K + 1) × L: the same memory, rows of L",
+            "Step 4 · x_padded[1:].view_as(x): L × K, indexed by key",
+        )
+    else:
+        middle = (
+            "Step 1 · rel = Q Erᵀ, L × L: column c holds r = c − (L − 1)",
+            "Step 2 · pad one zero column on the left: L × (L + 1)",
+            "Step 3 · reshape to (L + 1) × L: the same numbers, read in rows of L",
+            "Step 4 · drop the first row — S_rel, L × L, indexed by key",
+        )
+    last = (
+        "Step 5 · the result beside the direct gather, garbage marked",
+        "Step 6 · the mask removes the garbage; the difference is rounding"
+        if variant != "unmasked"
+        else "Step 6 · nothing to mask; the difference is rounding",
+    )
+    return middle + last
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One step's matrix with where each cell came from."""
+
+    values: np.ndarray  # (R, C) float
+    source: np.ndarray  # (R, C) int64 id ``i * cols + c`` of the input cell, -1 for a padded zero
+    x_title: str
+    y_title: str
+
+
+def grids(steps: SkewSteps, sources: SkewSteps, variant: str) -> list[Grid]:
+    """The four matrices of steps 1-4, with their axis titles."""
+    final_y = "query i"
+    titles = {
+        "rel": ("relative column c", "query i"),
+        "padded": ("column of the padded matrix", "query i"),
+        "reshaped": ("column of the reshaped view", "row of the reshaped view"),
+        "sliced": ("key j", final_y),
+    }
+    return [
+        Grid(
+            values=as_array(getattr(steps, key)).astype(np.float32),
+            source=as_array(getattr(sources, key)).astype(np.int64),
+            x_title=titles[key][0],
+            y_title=titles[key][1],
+        )
+        for key in STEP_KEYS
+    ]
+
+
+def relative_center(variant: str, seq_len: int, in_cols: int) -> int:
+    """The input column that holds r = 0: ``r = c - center``."""
+    return seq_len - 1 if variant == "unmasked" else in_cols - 1
+
+
+def _colour(grid: Grid, *, in_cols: int, center: int, colour_by: str) -> np.ndarray:
+    row, col = np.divmod(grid.source, in_cols)
+    z = (row if colour_by == "row" else col - center).astype(np.float32)
+    return np.where(grid.source < 0, np.nan, z)
+
+
+def _trace(grid: Grid, *, in_cols: int, center: int, colour_by: str, zmin: float, zmax: float, text: bool):
+    row, col = np.divmod(grid.source, in_cols)
+    z = _colour(grid, in_cols=in_cols, center=center, colour_by=colour_by)
+    custom = np.stack([row, col, col - center], axis=-1)
+    extra = {}
+    if text:
+        extra = dict(text=np.char.mod("%.2f", grid.values), texttemplate="%{text}")
+    return go.Heatmap(
+        z=z,
+        x=np.arange(grid.values.shape[1]),
+        y=np.arange(grid.values.shape[0]),
+        customdata=compact(custom),
+        zmin=zmin,
+        zmax=zmax,
+        colorscale="Viridis",
+        hoverongaps=False,
+        colorbar=dict(title=dict(text="r held" if colour_by == "distance" else "from row", side="right")),
+        hovertemplate="cell (%{y}, %{x})<br>came from input cell (%{customdata[0]}, %{customdata[1]})"
+        "<br>which holds r = %{customdata[2]}<extra></extra>",
+        **extra,
+    )
+
+
+def _pads(grid: Grid, text: bool) -> go.Scatter:
+    """The padded zeros: a mark (and a 0) on the grey cells."""
+    ys, xs = np.nonzero(grid.source < 0)
+    return go.Scatter(
+        x=xs,
+        y=ys,
+        mode="text" if text else "markers",
+        text=["0"] * len(xs) if text else None,
+        marker=dict(symbol="square-open", color="#555", size=4) if not text else None,
+        textfont=dict(color="#222"),
+        name="padded zero",
+        hovertemplate="padded zero<extra></extra>",
+        showlegend=False,
+    )
+
+
+def _axes_for(fig: go.Figure, grid: Grid, *, variant: str, center: int, step_index: int) -> None:
+    rows, cols = grid.values.shape
+    small = max(rows, cols) <= 24
+    fig.update_xaxes(
+        title_text=grid.x_title, range=[-0.5, cols - 0.5], showgrid=False, zeroline=False, dtick=1 if small else None
+    )
+    fig.update_yaxes(
+        title_text=grid.y_title, range=[rows - 0.5, -0.5], showgrid=False, zeroline=False, dtick=1 if small else None
+    )
+    if step_index == 0 and small:  # label each relative column with the distance it holds
+        word = "i − j" if variant == "rel_shift" else "r"
+        held = [(center - c) if variant == "rel_shift" else (c - center) for c in range(cols)]
+        fig.update_xaxes(tickvals=list(range(cols)), ticktext=[str(h) for h in held], title_text=f"column: {word}")
+
+
+def skew_step_figure(
+    steps: SkewSteps,
+    sources: SkewSteps,
+    step: int,
+    *,
+    variant: str,
+    seq_len: int,
+    colour_by: str = "distance",
+    lecture: bool = False,
+) -> go.Figure:
+    """Step 1-4 of the walk-through: the matrix, coloured by where each cell came from."""
+    gs = grids(steps, sources, variant)
+    in_cols = gs[0].values.shape[1]
+    center = relative_center(variant, seq_len, in_cols)
+    z0 = _colour(gs[0], in_cols=in_cols, center=center, colour_by=colour_by)
+    text = seq_len <= MAX_TEXT
+    grid = gs[step - 1]
+    fig = go.Figure(
+        [
+            _trace(
+                grid,
+                in_cols=in_cols,
+                center=center,
+                colour_by=colour_by,
+                zmin=float(np.nanmin(z0)),
+                zmax=float(np.nanmax(z0)),
+                text=text,
+            ),
+            _pads(grid, text),
+        ]
+    )
+    fig.update_layout(plot_bgcolor=MASK_COLOR)
+    _axes_for(fig, grid, variant=variant, center=center, step_index=step - 1)
+    sub = subtitle_lines(
+        f"colour: the {COLOUR_BY[colour_by]} (it stays with the value from step to step); grey: a padded zero",
+        "numbers: the values" if text else f"values are written in the cells up to L = {MAX_TEXT}; hover for the rest",
+    )
+    return finish(fig, title=step_titles(variant)[step - 1], subtitle=sub, lecture=lecture)
+
+
+def skew_animation_figure(
+    steps: SkewSteps,
+    sources: SkewSteps,
+    *,
+    variant: str,
+    seq_len: int,
+    colour_by: str = "distance",
+    lecture: bool = False,
+) -> go.Figure:
+    """Steps 1-4 as a Plotly animation with Play and a step slider (runs in the browser)."""
+    gs = grids(steps, sources, variant)
+    in_cols = gs[0].values.shape[1]
+    center = relative_center(variant, seq_len, in_cols)
+    z0 = _colour(gs[0], in_cols=in_cols, center=center, colour_by=colour_by)
+    kw = dict(in_cols=in_cols, center=center, colour_by=colour_by, zmin=float(np.nanmin(z0)), zmax=float(np.nanmax(z0)))
+    text = seq_len <= MAX_TEXT
+    titles = step_titles(variant)
+    frames = []
+    for n, grid in enumerate(gs):
+        rows, cols = grid.values.shape
+        frames.append(
+            go.Frame(
+                name=str(n + 1),
+                data=[_trace(grid, text=text, **kw), _pads(grid, text)],
+                layout=dict(
+                    xaxis=dict(range=[-0.5, cols - 0.5], title=dict(text=grid.x_title)),
+                    yaxis=dict(range=[rows - 0.5, -0.5], title=dict(text=grid.y_title)),
+                    title=dict(text=titles[n]),
+                ),
+            )
+        )
+    lk = look(lecture)
+    fig = go.Figure(data=frames[0].data, frames=frames)
+    _axes_for(fig, gs[0], variant=variant, center=center, step_index=0)
+    play = dict(frame=dict(duration=1400, redraw=True), transition=dict(duration=0), fromcurrent=True)
+    fig.update_layout(
+        plot_bgcolor=MASK_COLOR,
+        updatemenus=[
+            dict(
+                type="buttons",
+                direction="left",
+                x=0,
+                y=-0.12,
+                xanchor="left",
+                yanchor="top",
+                font=dict(size=lk.font),
+                buttons=[
+                    dict(label="▶ Play", method="animate", args=[None, play]),
+                    dict(label="❚❚ Pause", method="animate", args=[[None], dict(mode="immediate")]),
+                ],
+            )
+        ],
+        sliders=[
+            dict(
+                active=0,
+                x=0.25,
+                len=0.75,
+                y=-0.1,
+                yanchor="top",
+                currentvalue=dict(prefix="step ", font=dict(size=lk.font)),
+                steps=[
+                    dict(
+                        label=f.name, method="animate", args=[[f.name], dict(mode="immediate", frame=dict(redraw=True))]
+                    )
+                    for f in frames
+                ],
+            )
+        ],
+    )
+    fig = finish(
+        fig,
+        title=titles[0],
+        subtitle=f"Play runs steps 1 to 4 in the browser; colour: the {COLOUR_BY[colour_by]}; grey: a padded zero",
+        lecture=lecture,
+    )
+    fig.update_layout(margin_b=130 if lecture else 110)
+    return fig
+
+
+def skew_check_figure(
+    result, gather, valid, step: int, *, variant: str, max_diff: float, lecture: bool = False
+) -> go.Figure:
+    """Step 5 (garbage marked) or 6 (masked, with the difference) of the walk-through.
+
+    Args:
+        result: (L, K) the skew's output; gather: (L, K) the direct ``q_i . Er[...]``;
+        valid: (L, K) bool, pairs the gather defines (``j <= i`` when masked).
+    """
+    result, gather, valid = as_array(result), as_array(gather), as_array(valid).astype(bool)
+    rows, cols = result.shape
+    q_pos, k_pos = np.arange(rows), np.arange(cols)
+    bound = float(np.abs(result[valid]).max()) if valid.any() else 1.0
+    if step == 5:
+        panels = [
+            Panel(result, "the skew's result", "score", "diverging", -bound, bound),
+            Panel(gather, "direct gather q_i · Er[j − i + L − 1]", "score", "diverging", -bound, bound, mask=~valid),
+        ]
+        sub = "the ✕ cells are garbage: values of the next row and the pad, no distance of their own"
+    else:
+        diff = np.where(valid, np.abs(result - gather), np.nan)
+        panels = [
+            Panel(result, "the skew's result, masked", "score", "diverging", -bound, bound, mask=~valid),
+            Panel(diff, "|skew − gather|", "difference", "sequential", 0.0, max(max_diff, 1e-12), ".1e", mask=~valid),
+        ]
+        sub = f"largest difference on the kept entries: {max_diff:.2e} (float32 rounding)"
+    fig = heatmap_row(
+        panels,
+        q_pos=q_pos,
+        k_pos=k_pos,
+        title=step_titles(variant)[step - 1],
+        subtitle=sub,
+        lecture=lecture,
+        mask_label="outside the causal part (no relative embedding)" if (~valid).any() else None,
+    )
+    if step == 5 and (~valid).any():
+        ys, xs = np.nonzero(~valid)
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="markers",
+                marker=dict(symbol="x-thin", size=max(4, min(14, 320 // max(rows, cols))), line=dict(width=2)),
+                marker_color="#111",
+                name="garbage",
+                hovertemplate="garbage: no relative embedding for key %{x} of query %{y}<extra></extra>",
+                showlegend=False,
+            ),
+            row=1,
+            col=1,
+        )
+    return fig

@@ -1,0 +1,127 @@
+"""PyTorch code shown under the Shaw and skew figures; tests run it and compare with the page."""
+
+from __future__ import annotations
+
+from posviz.ui.shaw import ShawSettings
+from posviz.ui.snippets import SHOWN_FN
+
+SHAW_PARTS = ("index", "table", "row", "toy")
+
+
+def shaw_snippet(s: ShawSettings, *, part: str, q_stride: int = 1, k_stride: int = 1) -> str:
+    """Code that rebuilds one of the Shaw page's tensors, the tensor2tensor way.
+
+    Args:
+        part: ``"index"`` (``rel`` and ``index`` on the shown cells), ``"table"``
+            (``table_k``, ``table_v``), ``"row"`` (``R_row``, (keys shown, dim):
+            ``R[i]`` for the chosen query) or ``"toy"`` (``content``, ``relative``,
+            ``weights_no_rel``, ``weights`` on the shown cells and ``value_term``).
+        q_stride, k_stride: the strides of the figure's positions (1: all).
+    """
+    if part not in SHAW_PARTS:
+        raise ValueError(f"part must be one of {SHAW_PARTS}; got {part!r}")
+    toy = part == "toy"
+    q_len, k_len = (s.toy_q_len, s.toy_k_len) if toy else (s.q_len, s.k_len)
+    offset = k_len - q_len if s.align == "end" else 0
+    lines = ["import torch", "", "", SHOWN_FN, ""]
+    lines += [
+        f"q_len, k_len, offset = {q_len}, {k_len}, {offset}  # queries at the {s.align} of the keys",
+        f"clip, dim, seed = {s.clip}, {s.dim}, {s.seed}  # K: the table has 2K + 1 rows",
+        "",
+        "g = torch.Generator().manual_seed(seed)",
+        "table_k = torch.nn.init.xavier_normal_(torch.empty(2 * clip + 1, dim), generator=g)  # a^K",
+        "table_v = torch.nn.init.xavier_normal_(torch.empty(2 * clip + 1, dim), generator=g)  # a^V"
+        if s.separate
+        else "table_v = table_k  # one table shared by keys and values",
+    ]
+    if part == "table":
+        return "\n".join(lines) + "\n"
+    if part == "row":
+        lines += [
+            f"i = {s.row} + offset  # the chosen query's position",
+            f"k_pos = shown(k_len, {k_stride})  # key positions j",
+            "index = (k_pos - i).clamp(-clip, clip) + clip  # (keys shown,) table rows",
+            "R_row = table_k[index]  # (keys shown, dim): R[i] = table[index[i]]",
+        ]
+        return "\n".join(lines) + "\n"
+    lines += [
+        f"q_pos = shown(q_len, {q_stride}) + offset  # query positions i",
+        f"k_pos = shown(k_len, {k_stride})  # key positions j",
+        "rel = k_pos[None, :] - q_pos[:, None]  # (q, k): r = j - i, as tensor2tensor (key minus query)",
+        "index = rel.clamp(-clip, clip) + clip  # (q, k): the table row of each pair",
+    ]
+    if part == "index":
+        return "\n".join(lines) + "\n"
+    lines += [
+        "",
+        "# toy content from its own generator (seed + 1), independent of the tables",
+        "gq = torch.Generator().manual_seed(seed + 1)",
+        "q = torch.randn(q_len, dim, generator=gq)",
+        "k = torch.randn(k_len, dim, generator=gq)",
+        "v = torch.randn(k_len, dim, generator=gq)",
+        "q_rows = q[q_pos - offset]  # (q shown, dim): only the rows drawn",
+        "index_all = (torch.arange(k_len)[None, :] - q_pos[:, None]).clamp(-clip, clip) + clip  # (q shown, k_len)",
+        "R = table_k[index_all]  # (q shown, k_len, dim): the O(L^2 d) tensor (the page gathers instead)",
+        "content_all = q_rows @ k.T  # (q shown, k_len): Q K^T",
+        "relative_all = torch.einsum('qd,qkd->qk', q_rows, R)  # Q R^T",
+        "weights_all = torch.softmax((content_all + relative_all) / dim**0.5, dim=-1)",
+        "content, relative = content_all[:, k_pos], relative_all[:, k_pos]",
+        "weights_no_rel = torch.softmax(content_all / dim**0.5, dim=-1)[:, k_pos]",
+        "weights = weights_all[:, k_pos]  # (q shown, k shown)",
+        "value_term = torch.einsum('qk,qkd->qd', weights_all, table_v[index_all])  # sum_j w_ij a^V[index_ij]",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+SKEW_STEPS_CODE = {
+    "masked": """\
+rel = q @ Er.T  # (L, L) step 1: column c holds r = c - (L - 1)
+padded = torch.nn.functional.pad(rel, (1, 0))  # (L, L + 1) step 2: one zero column on the left
+reshaped = padded.reshape(L + 1, L)  # (L + 1, L) step 3: the same memory, rows of L
+S = reshaped[1:]  # (L, L) step 4: drop the first row; S[i, j] = q_i . Er[j - i + L - 1] for j <= i
+""",
+    "unmasked": """\
+rel = q @ Er.T  # (L, 2L - 1) step 1: column c holds r = c - (L - 1)
+padded = torch.nn.functional.pad(rel, (0, 1))  # (L, 2L) step 2: one zero column on the right
+flat = torch.nn.functional.pad(padded.reshape(-1), (0, L - 1))  # append L - 1 zeros
+reshaped = flat.reshape(L + 1, 2 * L - 1)  # (L + 1, 2L - 1) step 3
+S = reshaped[:L, L - 1:]  # (L, L) step 4: S[i, j] = q_i . Er[j - i + L - 1] for every i, j
+""",
+    "rel_shift": """\
+rel = q @ Er.T  # (L, K) step 1 (Transformer-XL's BD): column c holds i - j = K - 1 - c
+zero_pad = torch.zeros(L, 1)
+padded = torch.cat([zero_pad, rel], dim=1)  # (L, K + 1) step 2
+reshaped = padded.view(K + 1, L)  # (K + 1, L) step 3
+S = reshaped[1:].view_as(rel)  # (L, K) step 4: S[i, j] = q_i . Er[j - i + L - 1] for j <= i + mem_len
+""",
+}
+
+
+def skew_snippet(s) -> str:
+    """Code that runs the page's skew (``S``) and the direct gather (``gather``, ``valid``, ``max_diff``).
+
+    Args:
+        s: a ``posviz.ui.skew.SkewSettings``.
+    """
+    both = s.variant == "unmasked"
+    lines = [
+        "import torch",
+        "",
+        f"L, dim, seed, mem_len = {s.seq_len}, {s.dim}, {s.seed}, {s.memory}",
+        "K = L + mem_len  # keys: the memory, then the queries",
+        "rows = 2 * L - 1  # relative positions -(L - 1) .. L - 1"
+        if both
+        else "rows = K  # distances i - j = K - 1 .. 0",
+        "Er = torch.randn(rows, dim, generator=torch.Generator().manual_seed(seed)) * dim**-0.5  # tensor2tensor init",
+        "q = torch.randn(L, dim, generator=torch.Generator().manual_seed(seed + 1))  # toy queries",
+        "",
+        SKEW_STEPS_CODE[s.variant],
+        "# the direct way: one embedding per pair, O(L^2 d)",
+        "i = torch.arange(L)[:, None] + mem_len  # query positions",
+        "j = torch.arange(K)[None, :]  # key positions",
+        f"row = {'j - i + L - 1' if both else 'rows - 1 - (i - j)'}  # the row of Er each pair needs",
+        "valid = (row >= 0) & (row < rows)",
+        "gather = (Er[row.clamp(0, rows - 1)] * q[:, None, :]).sum(-1) * valid",
+        "max_diff = (S - gather).abs()[valid].max()  # float32 rounding",
+    ]
+    return "\n".join(lines) + "\n"
