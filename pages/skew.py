@@ -54,15 +54,22 @@ st.caption(
 )
 
 section("2 · Autoplay")
-st.caption("The same four steps as an animation that runs in your browser: press Play, or drag the slider.")
-show_figure(
-    fig.skew_animation_figure(
-        view.steps, view.sources, variant=s.variant, seq_len=s.seq_len, colour_by=s.colour, lecture=lecture
-    ),
-    name=f"skew_{s.variant}_animation",
-    alt="Animated heatmap of the skew's four steps.",
-    code=code,
-)
+if s.seq_len <= fig.MAX_ANIMATION:
+    st.caption("The same four steps as an animation that runs in your browser: press Play, or drag the slider.")
+    show_figure(
+        fig.skew_animation_figure(
+            view.steps, view.sources, variant=s.variant, seq_len=s.seq_len, colour_by=s.colour, lecture=lecture
+        ),
+        name=f"skew_{s.variant}_animation",
+        alt="Animated heatmap of the skew's four steps.",
+        code=code,
+    )
+else:
+    st.info(
+        f"The animation ships all four matrices to the browser, so it is drawn up to seq_len = "
+        f"{fig.MAX_ANIMATION}; the steps above work at every length.",
+        icon=":material/info:",
+    )
 
 section("3 · Memory: O(L² d) becomes O(L d)")
 prose(text.MEMORY)

@@ -307,7 +307,8 @@ def heatmap_row(
         axis = "coloraxis" if shared_scale or c == 0 else f"coloraxis{c + 1}"
         if not shared_scale or c == 0:
             bar = dict(title=dict(text=p.value_name, side="top"), orientation="h", len=width * 0.9, thickness=14)
-            bar.update(x=c * (width + gap) + width / 2, xanchor="center", y=-0.16 if not lecture else -0.2)
+            bar.update(x=c * (width + gap) + width / 2, xanchor="center", y=-0.3 if not lecture else -0.36)
+            bar.update(yanchor="top", title_side="right" if shared_scale else "top")
             if shared_scale:
                 bar.update(x=0.5, len=0.6)
             layout = dict(
@@ -331,7 +332,7 @@ def heatmap_row(
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     fig = finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
     fig.update_annotations(font_size=lk.font)
-    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font), margin_b=110 if lecture else 90)
+    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font), margin_b=190 if lecture else 130)
     return fig
 
 
@@ -388,12 +389,18 @@ def bytes_figure(
     ticks = [1024.0**p for p in range(0, 7) if 1024.0**p <= top * 4]
     fig.update_xaxes(type="log", title_text="sequence length L")
     fig.update_yaxes(type="log", title_text="bytes", tickvals=ticks, ticktext=[human_bytes(t) for t in ticks])
+    # Log axes: ranges and annotations are in log10 units (shapes are not).
+    fig.update_xaxes(range=[np.log10(lengths.min()) - 0.1, np.log10(lengths.max()) + 0.1])
     if current is not None:
-        fig.add_vline(
-            x=current,
-            line=dict(dash="dot", color="#555"),
-            annotation_text=f"L = {current}",
-            annotation_font_size=lk.font - 2,
+        fig.add_vline(x=current, line=dict(dash="dot", color="#555"))
+        fig.add_annotation(
+            x=float(np.log10(current)),
+            y=1.0,
+            yref="paper",
+            text=f"L = {current}",
+            showarrow=False,
+            xanchor="left",
+            font_size=lk.font - 2,
         )
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.18, x=0))
     sub = subtitle_lines(subtitle, "● allocated and measured here   ○ the same operation on PyTorch's meta device")

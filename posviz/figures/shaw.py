@@ -26,7 +26,6 @@ def _clip_lines(fig: go.Figure, q_pos, k_pos, clip: int, cols: int, lecture: boo
     """Dashed diagonals ``j - i = +-K`` on every panel: beyond them, pairs share an edge row."""
     q, k = as_array(q_pos).astype(np.int64), as_array(k_pos).astype(np.int64)
     lw = look(lecture).line
-    first = True
     for sign in (1, -1):
         x = q + sign * clip
         keep = (x >= k.min()) & (x <= k.max())
@@ -39,16 +38,13 @@ def _clip_lines(fig: go.Figure, q_pos, k_pos, clip: int, cols: int, lecture: boo
                     y=q[keep],
                     mode="lines",
                     line={**CLIP_LINE, "width": lw},
-                    name="|j − i| = K: farther pairs share the edge row",
-                    legendgroup="clip",
-                    showlegend=first,
+                    name="|j − i| = K",
+                    showlegend=False,
                     hoverinfo="skip",
                 ),
                 row=1,
                 col=c + 1,
             )
-            first = False
-    fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, xanchor="left"))
 
 
 def index_figure(rel, index, *, clip: int, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
@@ -70,7 +66,8 @@ def index_figure(rel, index, *, clip: int, q_pos, k_pos, q_len: int, k_len: int,
         q_pos=q_pos,
         k_pos=k_pos,
         title=f"Which table row each pair reads (K = {clip}: {2 * clip + 1} rows)",
-        subtitle=f"every pair farther apart than K = {clip} reads row 0 (keys far left) or row {2 * clip} (far right)",
+        subtitle=f"dashed: |j − i| = K = {clip}; every pair beyond reads row 0 (keys far left) "
+        f"or row {2 * clip} (far right)",
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
@@ -178,20 +175,23 @@ def relations_figure(r_row, *, row: int, k_pos, k_len: int, clip: int, index_row
 
 def scores_figure(content, relative, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
     """``Q K^T`` next to ``Q R^T`` on one diverging scale (both before ``/ sqrt(d)``)."""
+    content, relative = as_array(content), as_array(relative)
     panels = [
-        Panel(content, "content Q Kᵀ", "score", "diverging"),
-        Panel(relative, "relative Q Rᵀ  (q_i · a^K[index_ij])", "score", "diverging"),
+        Panel(content, "content Q Kᵀ", "content score", "diverging"),
+        Panel(relative, "relative Q Rᵀ  (q_i · a^K[index_ij])", "relative score", "diverging"),
     ]
+    big, small = float(np.abs(content).max()), float(np.abs(relative).max())
+    ratio = f"; here the content term is {big / small:.0f} times larger" if small > 0 and big / small >= 2 else ""
     return heatmap_row(
         panels,
         q_pos=q_pos,
         k_pos=k_pos,
         title="Scores: what the keys say, and what the distances add",
-        subtitle="one colour scale for both; the logits are their sum / √d",
+        subtitle=f"each on its own colour scale (content up to ±{big:.3g}, relative up to ±{small:.3g}{ratio}); "
+        "the logits are their sum / √d",
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
-        shared_scale=True,
     )
 
 

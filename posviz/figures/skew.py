@@ -11,6 +11,8 @@ from posviz.encodings.skew import SkewSteps
 from posviz.figures.common import MASK_COLOR, Panel, as_array, compact, finish, heatmap_row, look, subtitle_lines
 
 MAX_TEXT = 16  # write the values into the cells up to L = 16
+MAX_HOVER = 64  # per-cell provenance in the hover up to L = 64 (it triples the chart's bytes)
+MAX_ANIMATION = 64  # the animation ships four matrices: up to L = 64
 COLOUR_BY = {"distance": "relative position r it holds", "row": "query row it came from"}
 STEP_KEYS = ("rel", "padded", "reshaped", "sliced")
 
@@ -91,22 +93,26 @@ def _colour(grid: Grid, *, in_cols: int, center: int, colour_by: str) -> np.ndar
 def _trace(grid: Grid, *, in_cols: int, center: int, colour_by: str, zmin: float, zmax: float, text: bool):
     row, col = np.divmod(grid.source, in_cols)
     z = _colour(grid, in_cols=in_cols, center=center, colour_by=colour_by)
-    custom = np.stack([row, col, col - center], axis=-1)
-    extra = {}
+    name = "r held" if colour_by == "distance" else "from row"
+    extra = dict(hovertemplate=f"cell (%{{y}}, %{{x}})<br>{name}: %{{z}}<extra></extra>")
+    if max(grid.values.shape) <= MAX_HOVER + 1:
+        extra = dict(
+            customdata=compact(np.stack([row, col, col - center], axis=-1)),
+            hovertemplate="cell (%{y}, %{x})<br>came from input cell (%{customdata[0]}, %{customdata[1]})"
+            "<br>which holds r = %{customdata[2]}<extra></extra>",
+        )
     if text:
-        extra = dict(text=np.char.mod("%.2f", grid.values), texttemplate="%{text}")
+        words = np.where(grid.source < 0, "", np.char.mod("%.2f", grid.values))  # pads get their own "0"
+        extra.update(text=words, texttemplate="%{text}")
     return go.Heatmap(
         z=z,
         x=np.arange(grid.values.shape[1]),
         y=np.arange(grid.values.shape[0]),
-        customdata=compact(custom),
         zmin=zmin,
         zmax=zmax,
         colorscale="Viridis",
         hoverongaps=False,
-        colorbar=dict(title=dict(text="r held" if colour_by == "distance" else "from row", side="right")),
-        hovertemplate="cell (%{y}, %{x})<br>came from input cell (%{customdata[0]}, %{customdata[1]})"
-        "<br>which holds r = %{customdata[2]}<extra></extra>",
+        colorbar=dict(title=dict(text=name, side="right")),
         **extra,
     )
 
@@ -224,7 +230,7 @@ def skew_animation_figure(
                 type="buttons",
                 direction="left",
                 x=0,
-                y=-0.12,
+                y=-0.2,
                 xanchor="left",
                 yanchor="top",
                 font=dict(size=lk.font),
@@ -237,9 +243,9 @@ def skew_animation_figure(
         sliders=[
             dict(
                 active=0,
-                x=0.25,
-                len=0.75,
-                y=-0.1,
+                x=0.22,
+                len=0.78,
+                y=-0.16,
                 yanchor="top",
                 currentvalue=dict(prefix="step ", font=dict(size=lk.font)),
                 steps=[
@@ -257,7 +263,7 @@ def skew_animation_figure(
         subtitle=f"Play runs steps 1 to 4 in the browser; colour: the {COLOUR_BY[colour_by]}; grey: a padded zero",
         lecture=lecture,
     )
-    fig.update_layout(margin_b=130 if lecture else 110)
+    fig.update_layout(margin_b=170 if lecture else 130)
     return fig
 
 

@@ -65,6 +65,14 @@ def open_t5(**params: str | list[str]) -> AppTest:
     return open_page(T5_PAGE, **params)
 
 
+def open_shaw(**params: str | list[str]) -> AppTest:
+    return open_page("pages/shaw.py", **params)
+
+
+def open_skew(**params: str | list[str]) -> AppTest:
+    return open_page("pages/skew.py", **params)
+
+
 def widget(at: AppTest, key: str):
     """The URL-bound widget for ``key``."""
     return getattr(at, WIDGETS[key])(key=key)

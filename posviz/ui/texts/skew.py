@@ -30,10 +30,11 @@ STEP_NOTES = {
     4: "Dropping the first row leaves `L` rows indexed by key: in the lower triangle every cell holds "
     "`q_i · Er[j − i + L − 1]`. The colours now run along diagonals, as a relative position should.",
     5: "The direct computation looks up `Er[j − i + L − 1]` for every pair, the `O(L² d)` way. On the "
-    "causal entries the two agree; above the diagonal the skew holds the pad and values of the next "
-    "row (`S[i, i+1] = 0`, `S[i, j] = rel[i+1, j − i − 2]`).",
-    6: "The causal mask (`−inf` before the softmax) removes the garbage; the largest difference on "
-    "the kept entries is float32 rounding.",
+    "pairs it defines the two agree. Above the diagonal the masked skew holds the pad and values of the "
+    "next row (`S[i, i+1] = 0`, `S[i, j] = rel[i+1, j − i − 2]`); Transformer-XL's holds them past "
+    "`j = i + mem_len`; the unmasked variant has none.",
+    6: "The causal mask (`−inf` before the softmax; Transformer-XL's `zero_triu`) removes the garbage; the "
+    "largest difference on the kept entries is float32 rounding.",
 }
 
 MEMORY = """\

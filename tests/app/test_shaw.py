@@ -1,0 +1,128 @@
+"""AppTest: the Shaw page with default, changed, hostile and huge link parameters."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from posviz.ui.shaw import DEFAULTS, TOY_MAX_LEN
+
+from .conftest import array, assert_healthy, chart, charts, errors, has_widget, open_shaw, value_of, warnings, widget
+
+CHARTS = ("shaw_index", "shaw_table", "shaw_R_row_", "shaw_scores", "shaw_attention", "shaw_value_term", "shaw_memory")
+MAX_CHART_CHARS = 1_200_000
+
+
+@pytest.fixture(scope="module")
+def shaw_default():
+    return open_shaw()
+
+
+def change(at, key, value):
+    widget(at, key).set_value(value).run()
+    assert_healthy(at)
+    assert value_of(at, key) == value
+    return at
+
+
+def assert_complete(at):
+    assert_healthy(at)
+    keys = [c.key for c in charts(at)]
+    for name in CHARTS:
+        assert any(k.startswith(f"fig_{name}") for k in keys), (name, keys)
+    for c in charts(at):
+        assert c.title.strip() and c.size < MAX_CHART_CHARS, (c.key, c.size)
+
+
+def test_defaults_render(shaw_default):
+    assert_complete(shaw_default)
+    assert shaw_default.title[0].value == "Shaw relative positions"
+    for key in ("q_len", "k_len", "clip", "dim", "row", "separate", "align", "seed"):
+        assert value_of(shaw_default, key) == getattr(DEFAULTS, key), key
+    assert has_widget(shaw_default, "lecture") and not has_widget(shaw_default, "num_buckets")
+
+
+def test_index_chart_holds_the_tensor2tensor_matrix(shaw_default):
+    c = chart(shaw_default, "shaw_index")
+    idx = array(c.spec["data"][2]["z"])
+    i, j = np.meshgrid(np.arange(DEFAULTS.q_len), np.arange(DEFAULTS.k_len), indexing="ij")
+    np.testing.assert_array_equal(idx, np.clip(j - i, -DEFAULTS.clip, DEFAULTS.clip) + DEFAULTS.clip)
+
+
+def test_exports(shaw_default):
+    for c in charts(shaw_default):
+        assert c.config["toImageButtonOptions"]["scale"] == 2
+    codes = [c.value for c in shaw_default.code]
+    assert any("index = rel.clamp(-clip, clip) + clip" in code for code in codes)
+    assert any("R = table_k[index_all]" in code for code in codes)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("q_len", 20.0), ("k_len", 70.0), ("clip", 0.0), ("clip", 100.0), ("dim", 8.0), ("seed", 5.0), ("row", 3)],
+)
+def test_every_control(key, value):
+    at = change(open_shaw(), key, value)
+    assert_complete(at)
+
+
+def test_separate_off_shows_one_shared_table():
+    at = change(open_shaw(), "separate", False)
+    c = chart(at, "shaw_table")
+    assert len(c.spec["data"]) == 1 and "shared" in c.spec["layout"]["annotations"][0]["text"]
+
+
+def test_align_end_moves_the_queries():
+    at = change(open_shaw(k_len="40"), "align", "end")
+    c = chart(at, "shaw_index")
+    assert array(c.spec["data"][0]["y"])[0] == 40 - DEFAULTS.q_len
+
+
+def test_row_follows_q_len():
+    at = open_shaw(q_len="5", row="30")
+    assert_healthy(at)
+    assert value_of(at, "row") == 4 or any("row=" in w for w in warnings(at))
+
+
+def test_queries_after_keys_is_a_clear_error():
+    at = open_shaw(q_len="50", k_len="10", align="end")
+    assert not at.exception
+    assert errors(at) and not charts(at)
+
+
+def test_huge_lengths_compute_only_the_rows_shown():
+    at = open_shaw(q_len="131072", k_len="131072", clip="64")
+    assert_complete(at)
+    assert any(f"at most {TOY_MAX_LEN}" in i.value for i in at.info)
+    z = array(chart(at, "shaw_index").spec["data"][2]["z"])
+    assert z.shape[0] <= 128 and z.shape[1] <= 128
+    assert "Strided" in chart(at, "shaw_index").subtitle
+
+
+@pytest.mark.parametrize(
+    ("params", "key", "expected"),
+    [
+        ({"clip": "-1"}, "clip", DEFAULTS.clip),
+        ({"clip": "abc"}, "clip", DEFAULTS.clip),
+        ({"clip": "1e309"}, "clip", DEFAULTS.clip),
+        ({"dim": "7"}, "dim", 6),
+        ({"dim": "999"}, "dim", DEFAULTS.dim),
+        ({"dim": "<b>x</b>"}, "dim", DEFAULTS.dim),
+        ({"separate": "perhaps"}, "separate", True),
+        ({"row": "-3"}, "row", DEFAULTS.row),
+        ({"q_len": "nan"}, "q_len", DEFAULTS.q_len),
+        ({"align": "<script>"}, "align", "start"),
+    ],
+)
+def test_hostile_link(params, key, expected):
+    at = open_shaw(**params)
+    assert_complete(at)
+    assert value_of(at, key) == expected
+    notes = [w for w in warnings(at) if f"{key}=" in w]
+    assert notes and all("<script>" not in w and "<b>" not in w for w in notes)
+
+
+def test_lecture_mode_enlarges_every_chart():
+    at = open_shaw(lecture="true")
+    assert_complete(at)
+    assert {c.spec["layout"]["font"]["size"] for c in charts(at)} == {20}

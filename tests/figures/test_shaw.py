@@ -1,0 +1,123 @@
+"""Shaw figures: the data each one carries."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import torch
+
+from posviz.encodings.shaw import shaw_index, shaw_table
+from posviz.figures.common import bytes_figure, human_bytes
+from posviz.figures.shaw import (
+    attention_figure,
+    index_figure,
+    relations_figure,
+    scores_figure,
+    table_figure,
+    value_term_figure,
+)
+
+L, K = 12, 3
+POS = torch.arange(L)
+
+
+def heatmaps(fig: go.Figure) -> list[go.Heatmap]:
+    return [t for t in fig.data if isinstance(t, go.Heatmap)]
+
+
+def test_index_figure_has_the_three_matrices_and_the_clip_lines():
+    rel = (POS[None, :] - POS[:, None]).numpy()
+    idx = shaw_index(POS, POS, clip=K).numpy()
+    fig = index_figure(rel, idx, clip=K, q_pos=POS, k_pos=POS, q_len=L, k_len=L)
+    h = heatmaps(fig)
+    assert len(h) == 3
+    np.testing.assert_array_equal(np.asarray(h[0].z), rel)
+    np.testing.assert_array_equal(np.asarray(h[1].z), np.clip(rel, -K, K))
+    np.testing.assert_array_equal(np.asarray(h[2].z), idx)
+    assert [a.text for a in fig.layout.annotations] == [
+        "distance r = j − i",
+        "clip(r, −K, K)",
+        "index = clip(r, −K, K) + K",
+    ]
+    assert fig.layout.coloraxis3.cmin == 0 and fig.layout.coloraxis3.cmax == 2 * K
+    lines = [t for t in fig.data if isinstance(t, go.Scatter)]
+    assert len(lines) == 6  # j = i + K and j = i - K on each panel
+    for t in lines:
+        assert set(np.abs(np.asarray(t.x) - np.asarray(t.y))) == {K}
+    assert f"K = {K}" in fig.layout.title.text and "17" not in fig.layout.title.text
+
+
+def test_index_figure_says_when_it_is_strided():
+    q = torch.arange(0, 1000, 10)
+    rel = (q[None, :] - q[:, None]).numpy()
+    fig = index_figure(rel, shaw_index(q, q, clip=4).numpy(), clip=4, q_pos=q, k_pos=q, q_len=1000, k_len=1000)
+    assert "Strided sample" in fig.layout.title.subtitle.text
+
+
+def test_table_figure_rows_are_relative_positions():
+    t = shaw_table(K, 5, generator=torch.Generator().manual_seed(0)).numpy()
+    fig = table_figure({"a^K": t, "a^V": -t}, clip=K)
+    h = heatmaps(fig)
+    assert len(h) == 2
+    np.testing.assert_array_equal(np.asarray(h[0].y), np.arange(-K, K + 1))
+    np.testing.assert_allclose(np.asarray(h[1].z), -t)
+    assert fig.layout.coloraxis.cmid == 0
+    assert "7 rows × 5 components" in fig.layout.title.text
+
+
+def test_relations_figure_columns_beyond_the_clip_are_identical():
+    t = shaw_table(K, 6, generator=torch.Generator().manual_seed(1))
+    row = 6
+    idx = shaw_index(torch.tensor([row]), POS, clip=K)[0]
+    fig = relations_figure(t[idx].numpy(), row=row, k_pos=POS, k_len=L, clip=K, index_row=idx.numpy())
+    (h,) = heatmaps(fig)
+    z = np.asarray(h.z)
+    assert z.shape == (6, L)  # components x keys
+    far_right = z[:, row + K :]
+    assert (far_right == far_right[:, :1]).all()
+    assert not (z[:, row - K + 1 : row + K] == z[:, row - K + 1 : row - K + 2]).all()
+    assert {s.x0 for s in fig.layout.shapes} == {row - K, row + K}
+    custom = np.asarray(h.customdata)
+    np.testing.assert_array_equal(custom[0, :, 0], POS.numpy() - row)
+    np.testing.assert_array_equal(custom[0, :, 1], idx.numpy())
+
+
+def test_score_and_attention_figures():
+    g = np.random.default_rng(0)
+    content, relative = g.normal(size=(L, L)) * 8, g.normal(size=(L, L))
+    fig = scores_figure(content, relative, q_pos=POS, k_pos=POS, q_len=L, k_len=L)
+    h = heatmaps(fig)
+    assert [t.coloraxis for t in h] == ["coloraxis", "coloraxis2"]  # own scales: the relative term is small
+    assert "times larger" in fig.layout.title.subtitle.text
+    w = np.full((L, L), 1 / L)
+    fig = attention_figure(w, w, q_pos=POS, k_pos=POS, q_len=L, k_len=L)
+    assert [t.coloraxis for t in heatmaps(fig)] == ["coloraxis", "coloraxis"]
+    assert fig.layout.coloraxis.cmin == 0
+
+
+def test_value_term_figure_axes():
+    fig = value_term_figure(np.ones((L, 4)), q_pos=POS, q_len=L, shared=True)
+    assert fig.layout.xaxis.title.text == "output component"
+    assert "shared" in fig.layout.title.subtitle.text
+
+
+def test_bytes_figure_marks_allocated_points_and_the_current_length():
+    lengths = np.array([16, 32, 64])
+    fig = bytes_figure(
+        lengths,
+        {"R": (lengths**2 * 256, np.array([True, True, False]))},
+        title="t",
+        current=32,
+    )
+    (trace,) = fig.data
+    assert list(trace.marker.symbol) == ["circle", "circle", "circle-open"]
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert fig.layout.shapes[0].x0 == 32
+    assert fig.layout.annotations[0].x == np.log10(32)  # log axes place annotations in log10 units
+    assert list(trace.customdata) == [human_bytes(b) for b in lengths**2 * 256]
+
+
+def test_human_bytes():
+    assert human_bytes(512) == "512 B"
+    assert human_bytes(1536) == "1.5 KiB"
+    assert human_bytes(2**30 * 4) == "4 GiB"

@@ -1,0 +1,118 @@
+"""Skew figures: every cell keeps its colour from step 1 to step 4."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+import torch
+
+from posviz.encodings.skew import VARIANTS, cell_sources, relative_gather, skew_steps_for
+from posviz.figures.skew import (
+    STEP_KEYS,
+    relative_center,
+    skew_animation_figure,
+    skew_check_figure,
+    skew_step_figure,
+    step_titles,
+)
+
+L, MEM = 6, 2
+
+
+def setup(variant: str):
+    rows = {"masked": L, "unmasked": 2 * L - 1, "rel_shift": L + MEM}[variant]
+    g = torch.Generator().manual_seed(0)
+    q, er = torch.randn(L, 4, generator=g), torch.randn(rows, 4, generator=g)
+    steps = skew_steps_for(variant, q @ er.T)
+    sources = cell_sources(variant, L, rows)
+    return q, er, steps, sources, rows
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_sources_follow_the_values(variant):
+    _, _, steps, sources, rows = setup(variant)
+    rel = steps.rel.numpy()
+    for key in STEP_KEYS:
+        values, src = getattr(steps, key).numpy(), getattr(sources, key).numpy()
+        assert values.shape == src.shape
+        pads = src < 0
+        assert (values[pads] == 0).all()
+        np.testing.assert_array_equal(values[~pads], rel.ravel()[src[~pads]])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("colour_by", ["distance", "row"])
+def test_each_value_keeps_its_colour(variant, colour_by):
+    _, _, steps, sources, rows = setup(variant)
+    colour_of = {}  # input cell id -> colour
+    for step in range(1, 5):
+        fig = skew_step_figure(steps, sources, step, variant=variant, seq_len=L, colour_by=colour_by)
+        heat = next(t for t in fig.data if isinstance(t, go.Heatmap))
+        z, src = np.asarray(heat.z, dtype=float), getattr(sources, STEP_KEYS[step - 1]).numpy()
+        assert np.isnan(z[src < 0]).all()  # padded zeros are grey gaps
+        for cell, colour in zip(src[src >= 0], z[src >= 0], strict=True):
+            assert colour_of.setdefault(int(cell), colour) == colour
+        assert fig.layout.title.text == step_titles(variant)[step - 1]
+        assert (heat.zmin, heat.zmax) == (
+            skew_step_figure(steps, sources, 1, variant=variant, seq_len=L, colour_by=colour_by).data[0].zmin,
+            skew_step_figure(steps, sources, 1, variant=variant, seq_len=L, colour_by=colour_by).data[0].zmax,
+        )
+
+
+def test_step_one_columns_are_labelled_by_the_distance_they_hold():
+    _, _, steps, sources, _ = setup("masked")
+    fig = skew_step_figure(steps, sources, 1, variant="masked", seq_len=L)
+    assert list(fig.layout.xaxis.ticktext) == [str(c - (L - 1)) for c in range(L)]
+    heat = fig.data[0]
+    np.testing.assert_array_equal(np.asarray(heat.z)[0], np.arange(L) - (L - 1))  # colour = r held
+    assert relative_center("masked", L, L) == L - 1
+
+
+def test_after_the_skew_colours_run_along_diagonals():
+    _, _, steps, sources, _ = setup("masked")
+    fig = skew_step_figure(steps, sources, 4, variant="masked", seq_len=L)
+    z = np.asarray(fig.data[0].z, dtype=float)
+    i, j = np.meshgrid(np.arange(L), np.arange(L), indexing="ij")
+    low = j <= i
+    np.testing.assert_array_equal(z[low], (j - i)[low])  # in the causal part each cell holds r = j - i
+
+
+def test_values_are_written_only_for_small_lengths():
+    _, _, steps, sources, _ = setup("masked")
+    fig = skew_step_figure(steps, sources, 2, variant="masked", seq_len=L)
+    assert fig.data[0].texttemplate == "%{text}"
+    assert list(fig.data[1].text) == ["0"] * L  # the padded column
+    big_q = torch.randn(40, 3)
+    s = skew_steps_for("masked", big_q @ torch.randn(40, 3).T)
+    fig = skew_step_figure(s, cell_sources("masked", 40, 40), 2, variant="masked", seq_len=40)
+    assert fig.data[0].texttemplate is None
+
+
+def test_animation_has_a_frame_per_step_and_play():
+    _, _, steps, sources, _ = setup("unmasked")
+    fig = skew_animation_figure(steps, sources, variant="unmasked", seq_len=L)
+    assert [f.name for f in fig.frames] == ["1", "2", "3", "4"]
+    shapes = [np.asarray(f.data[0].z).shape for f in fig.frames]
+    assert shapes == [(L, 2 * L - 1), (L, 2 * L), (L + 1, 2 * L - 1), (L, L)]
+    assert fig.layout.updatemenus[0].buttons[0].label.endswith("Play")
+    assert len(fig.layout.sliders[0].steps) == 4
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_check_figures(variant):
+    q, er, steps, _, _ = setup(variant)
+    gather, valid = relative_gather(
+        q, er, mem_len=MEM if variant == "rel_shift" else 0, both_ways=variant == "unmasked"
+    )
+    result = steps.sliced
+    fig5 = skew_check_figure(result, gather, valid, 5, variant=variant, max_diff=1e-7)
+    heat = [t for t in fig5.data if isinstance(t, go.Heatmap)]
+    np.testing.assert_allclose(np.asarray(heat[0].z), result.numpy(), rtol=1e-6)
+    marks = [t for t in fig5.data if isinstance(t, go.Scatter)]
+    n_garbage = int((~valid).sum())
+    assert (len(marks[0].x) if marks else 0) == n_garbage
+    fig6 = skew_check_figure(result, gather, valid, 6, variant=variant, max_diff=1e-7)
+    masked = np.asarray([t for t in fig6.data if isinstance(t, go.Heatmap)][0].z, dtype=float)
+    assert np.isnan(masked[~valid.numpy()]).all()
+    assert "1.00e-07" in fig6.layout.title.subtitle.text
