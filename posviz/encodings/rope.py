@@ -27,7 +27,9 @@ LAYOUTS = ("interleaved", "half")
 METHODS = ("default", "linear", "dynamic", "yarn", "llama3")
 
 # Hugging Face defaults of each method's own options.
-YARN_DEFAULTS = dict(beta_fast=32.0, beta_slow=1.0, mscale=None, mscale_all_dim=None, attention_factor=None, truncate=True)
+YARN_DEFAULTS = dict(
+    beta_fast=32.0, beta_slow=1.0, mscale=None, mscale_all_dim=None, attention_factor=None, truncate=True
+)
 LLAMA3_DEFAULTS = dict(low_freq_factor=1.0, high_freq_factor=4.0)
 METHOD_OPTIONS = {
     "default": {},
