@@ -246,7 +246,7 @@ def pair_circles_figure(
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=[f"pair {k}: θ = {t:.3g}" for k, t in zip(pairs, inv, strict=True)],
+        subplot_titles=[f"k = {k}, θ = {t:.2g}" for k, t in zip(pairs, inv, strict=True)],
         horizontal_spacing=0.02,
         vertical_spacing=0.12 / max(rows - 1, 1) if rows > 1 else 0.0,
     )
@@ -290,7 +290,7 @@ def pair_circles_figure(
     for i in range(count):  # equal aspect in every panel
         suffix = "" if i == 0 else str(i + 1)
         fig.update_layout({f"yaxis{suffix}": dict(scaleanchor=f"x{suffix}", scaleratio=1)})
-    fig.update_annotations(font_size=lk.font - 1)
+    fig.update_annotations(font_size=lk.font - 3)
     fig.update_layout(legend=dict(orientation="h", y=-0.08, x=0))
     panel = 230 if lecture else 150
     fig = finish(
@@ -478,7 +478,10 @@ def angle_figure(
     fig = make_subplots(rows=1, cols=len(pairs), subplot_titles=[f"pair {k}" for k in pairs], horizontal_spacing=0.07)
     for i, k in enumerate(pairs):
         seen = float(as_array(trained)[i]) / TWO_PI
-        for y, name, dash, color in ((dflt[:, i], "default", "dot", GREY), (scl[:, i], method, "solid", SLOW)):
+        curves = [(dflt[:, i], "default", "dot", GREY)]
+        if method != "default":
+            curves.append((scl[:, i], method, "solid", SLOW))
+        for y, name, dash, color in curves:
             fig.add_trace(
                 go.Scatter(
                     x=compact(pos),
@@ -499,7 +502,7 @@ def angle_figure(
     fig.update_yaxes(title_text="angle (turns)", row=1, col=1)
     fig.update_annotations(font_size=lk.font)
     fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
-    return finish(
+    fig = finish(
         fig,
         title="Rotation angle against position, fast, middle and slow pairs",
         subtitle=subtitle_lines(
@@ -510,6 +513,8 @@ def angle_figure(
         lecture=lecture,
         height=int(lk.height * 0.9),
     )
+    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font))
+    return fig
 
 
 def attention_figure(weights, *, positions, titles: list[str], lecture: bool = False) -> go.Figure:
