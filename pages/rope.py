@@ -188,10 +188,8 @@ show_figure(
             **{f"pair {k} {s.method}": sv.scaled_angles[:, i] for i, k in enumerate(sv.pairs)},
         }
     ),
-    code=rope_snippet(s, part="angles", pairs=sv.pairs, positions_stride=sv.stride),
+    code=rope_snippet(s, part="angles", pairs=sv.pairs, positions=[int(p) for p in sv.positions]),
 )
-if sv.stride > 1:
-    st.caption(f"The angles are drawn at {len(sv.positions)} positions, every {sv.stride}th plus the last.")
 
 section("8 · Attention on a toy sequence")
 length = toy_len(s)

@@ -498,8 +498,9 @@ def angle_figure(
             )
         fig.add_hline(y=seen, line=dict(color="#2ca02c", dash="dash", width=1), row=1, col=i + 1)
         fig.add_vline(x=original_max_position, line=dict(color="#555", dash="dot"), row=1, col=i + 1)
-    fig.update_xaxes(title_text="position")
-    fig.update_yaxes(title_text="angle (turns)", row=1, col=1)
+    fig.update_xaxes(title_text="position (log)", type="log")
+    fig.update_yaxes(type="log", exponentformat="power")
+    fig.update_yaxes(title_text="angle (turns, log)", row=1, col=1)
     fig.update_annotations(font_size=lk.font)
     fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
     fig = finish(

@@ -11,7 +11,7 @@ import streamlit as st
 import torch
 
 from posviz.encodings.attention import attention_weights
-from posviz.encodings.positions import display_positions, display_stride
+from posviz.encodings.positions import display_positions
 from posviz.encodings.rope import (
     METHODS,
     apply_rope,
@@ -112,6 +112,11 @@ def decay_distances(seq_len: int) -> np.ndarray:
     dense = np.arange(0, min(DECAY_DENSE, last) + 1)
     far = np.unique(np.round(np.geomspace(1, last, DECAY_POINTS)).astype(np.int64))
     return np.union1d(dense, far).astype(np.int64)
+
+
+def angle_positions(seq_len: int) -> np.ndarray:
+    """Positions of the angle curves: log-spaced from 1 to ``seq_len - 1`` (the axes are logarithmic)."""
+    return np.unique(np.round(np.geomspace(1, max(seq_len - 1, 1), ANGLE_POINTS)).astype(np.int64))
 
 
 def shift_values(seq_len: int) -> np.ndarray:
@@ -255,8 +260,7 @@ def decay_view(s: RopeSettings) -> DecayView:
 class ScalingView:
     ratios: dict[str, np.ndarray]  # method -> (dim/2,) inv_freq / default
     attention: dict[str, float]
-    positions: np.ndarray  # (p,) int64
-    stride: int
+    positions: np.ndarray  # (p,) int64, log-spaced from 1 to seq_len - 1
     pairs: list[int]
     default_angles: np.ndarray  # (p, pairs) radians
     scaled_angles: np.ndarray
@@ -275,14 +279,13 @@ def scaling_view(s: RopeSettings) -> ScalingView:
             continue
         ratios[method], attention[method] = (inv / default).numpy(), att
     inv, _ = frequencies(s)
-    pos = display_positions(s.seq_len, ANGLE_POINTS)
+    pos = torch.from_numpy(angle_positions(s.seq_len))
     pairs = angle_pairs(s.dim)
     k = torch.tensor(pairs)
     return ScalingView(
         ratios=ratios,
         attention=attention,
         positions=pos.numpy(),
-        stride=display_stride(s.seq_len, ANGLE_POINTS),
         pairs=pairs,
         default_angles=(pos.double()[:, None] * default[k][None, :]).numpy(),
         scaled_angles=(pos.double()[:, None] * inv[k][None, :]).numpy(),

@@ -146,7 +146,7 @@ def rope_snippet(
     distances: list[int] | None = None,
     shifts: list[int] | None = None,
     score_len: int = 32,
-    positions_stride: int = 1,
+    positions: list[int] | None = None,
     toy_len: int = 32,
 ) -> str:
     """Code that rebuilds one of the RoPE page's tensors.
@@ -229,9 +229,7 @@ def rope_snippet(
     elif part == "angles":
         lines += [
             f"k = torch.tensor({pairs})  # fast, middle and slow pairs",
-            f"pos = torch.arange(0, {s.seq_len}, {positions_stride})",
-            "if pos[-1] != " + f"{s.seq_len - 1}:",
-            f"    pos = torch.cat([pos, torch.tensor([{s.seq_len - 1}])])",
+            f"pos = torch.tensor({positions})  # log-spaced positions",
             "default_angles = torch.outer(pos.double(), default_inv_freq[k])  # (positions, pairs) radians",
             "scaled_angles = torch.outer(pos.double(), inv_freq[k])",
         ]

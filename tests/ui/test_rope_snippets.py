@@ -85,7 +85,7 @@ def test_snippets_rebuild_the_page(name):
     close(ns["aligned"], decay.aligned, atol=1e-6)
     close(ns["independent"], decay.independent, atol=1e-6)
 
-    ns = run(rope_snippet(s, part="angles", pairs=sv.pairs, positions_stride=sv.stride))
+    ns = run(rope_snippet(s, part="angles", pairs=sv.pairs, positions=[int(p) for p in sv.positions]))
     close(ns["pos"], sv.positions, atol=0)
     close(ns["default_angles"], sv.default_angles)
     close(ns["scaled_angles"], sv.scaled_angles)
