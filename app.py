@@ -13,6 +13,7 @@ pages = [
     st.Page("pages/t5.py", title="T5 relative bias", icon=":material/grid_on:", url_path="t5"),
     st.Page("pages/shaw.py", title="Shaw relative positions", icon=":material/table_rows:", url_path="shaw"),
     st.Page("pages/skew.py", title="Music Transformer skew", icon=":material/swap_horiz:", url_path="skew"),
+    st.Page("pages/rope.py", title="RoPE", icon=":material/rotate_right:", url_path="rope"),
 ]
 page = st.navigation(pages)
 start_run()

@@ -109,6 +109,19 @@ def t5_page() -> Bench:
     return Bench(compute, page_render("pages/t5.py", lambda n: {"q_len": str(n), "k_len": str(n)}))
 
 
+def rope_page() -> Bench:
+    """The RoPE page (``pages/rope.py``) at its default settings with seq_len = L."""
+    from posviz.ui import rope as ui
+    from posviz.ui.rope_snippets import RopeSettings
+
+    def compute(length: int) -> None:
+        s = RopeSettings(seq_len=length)
+        for view in (ui.rope_view, ui.decay_view, ui.scaling_view, ui.attention_view):
+            uncached(view)(s)
+
+    return Bench(compute, page_render("pages/rope.py", lambda n: {"seq_len": str(n)}))
+
+
 def naive_seed() -> Bench:
     """The seeds' way at the T5 defaults: every one of the L x L cells, one full heatmap."""
     import torch
@@ -133,6 +146,7 @@ def naive_seed() -> Bench:
 REGISTRY: dict[str, Entry] = {
     "posviz_t5": Entry(t5_page, lengths=(512, 8192, 131072), quick=(512, 2048)),
     "naive_seed": Entry(naive_seed, lengths=(512, 2048, 4096), quick=(512,)),
+    "posviz_rope": Entry(rope_page, lengths=(16384, 1048576), quick=(16384,)),
 }
 
 

@@ -20,7 +20,7 @@ SCHEMES = [
     ("Shaw relative", "Shaw et al. 2018", "relative, learned", "a learned vector per clipped distance, in q·k", "shaw"),
     ("Music Transformer skew", "Huang et al. 2018", "relative, learned", "Shaw's term in O(L d) memory", "skew"),
     ("T5 bias", "Raffel et al. 2020", "relative, learned", "a learned scalar per head and distance bucket", "t5"),
-    ("RoPE", "Su et al. 2021", "relative, fixed", "rotates q and k by angles proportional to position", None),
+    ("RoPE", "Su et al. 2021", "relative, fixed", "rotates q and k by angles proportional to position", "rope"),
     ("ALiBi", "Press et al. 2022", "relative, fixed", "a linear penalty −m·(i − j) per head on the logits", None),
     ("CoPE", "Golovneva et al. 2024", "contextual, learned", "positions that count gated tokens, not all tokens", None),
 ]

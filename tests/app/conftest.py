@@ -44,6 +44,22 @@ WIDGETS = {
     "head": "slider",
     "scale": "slider",
     "step": "slider",
+    # RoPE page
+    "base": "number_input",
+    "m": "number_input",
+    "n": "number_input",
+    "layout": "radio",
+    "method": "radio",
+    "factor": "number_input",
+    "original_max_position": "number_input",
+    "beta_fast": "number_input",
+    "beta_slow": "number_input",
+    "mscale": "number_input",
+    "mscale_all_dim": "number_input",
+    "attention_factor": "number_input",
+    "truncate": "toggle",
+    "low_freq_factor": "number_input",
+    "high_freq_factor": "number_input",
 }
 
 
@@ -71,6 +87,10 @@ def open_shaw(**params: str | list[str]) -> AppTest:
 
 def open_skew(**params: str | list[str]) -> AppTest:
     return open_page("pages/skew.py", **params)
+
+
+def open_rope(**params: str | list[str]) -> AppTest:
+    return open_page("pages/rope.py", **params)
 
 
 def widget(at: AppTest, key: str):

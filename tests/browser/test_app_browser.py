@@ -290,3 +290,46 @@ def test_t5_too_few_bidirectional_buckets_is_a_clear_error(app_url, page, page_e
     assert page.locator(CHART).count() == 0, "charts drawn for an invalid configuration"
     assert_healthy(page, page_events)
     full_page_screenshot(page, screenshots / "t5_num_buckets_2.png")
+
+
+# ---------------------------------------------------------------- RoPE
+
+ROPE_CHARTS = 10
+
+
+def test_rope_renders_all_charts(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/rope", charts=ROPE_CHARTS)
+    assert_navigation_app(page)
+    prints = chart_fingerprints(page)
+    assert len(prints) == ROPE_CHARTS
+    assert not [p["key"] for p in prints if not p["title"].strip()], "charts without a title"
+    assert not [p["key"] for p in prints if p["traces"] == 0 or p["count"] + abs(p["hash"]) == 0], "empty charts"
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "rope.png")
+
+
+def test_rope_yarn_at_a_million_tokens(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/rope?method=yarn&seq_len=1048576&factor=32&layout=half", charts=ROPE_CHARTS)
+    params = query(page)
+    assert params.get("method") == ["yarn"] and params.get("seq_len") == ["1048576"], params
+    assert page.locator(f"{SIDEBAR} input[aria-label='truncate']").count() == 1, "no YaRN options in the sidebar"
+    titles = [p["title"] for p in chart_fingerprints(page)]
+    assert any("distances up to 1048575" in t for t in titles), titles
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "rope_yarn_1m.png")
+
+
+def test_rope_bad_links_and_rules(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/rope?dim=7&base=abc&layout=%3Cscript%3E", charts=ROPE_CHARTS)
+    alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
+    for key in ("dim", "base", "layout"):
+        assert any(key in a for a in alerts), f"no notice mentions {key}: {alerts}"
+    assert page.locator(f"{MAIN} script").count() == 0
+    assert_healthy(page, page_events)
+
+    open_page(page, f"{app_url}/rope?method=dynamic&dim=2")
+    alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
+    assert any(re.search(r"dim\s*(≥|>=)\s*4", a) for a in alerts), alerts
+    assert page.locator(CHART).count() == 0, "charts drawn for an invalid configuration"
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "rope_dynamic_dim_2.png")

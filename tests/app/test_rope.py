@@ -1,0 +1,167 @@
+"""AppTest: the RoPE page with default, changed, hostile and huge link parameters."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from posviz.encodings.rope import METHODS, rope_scaling
+from posviz.ui.params import PARAMS
+from posviz.ui.rope import METHOD_CONTROLS, YARN_TAIL
+from posviz.ui.rope_snippets import RopeSettings
+
+from .conftest import array, assert_healthy, chart, charts, errors, has_widget, open_rope, value_of, warnings, widget
+
+MAX_CHART_CHARS = 600_000
+CHARTS = 10
+ALL_OPTIONS = set(YARN_TAIL).union(*METHOD_CONTROLS.values())
+
+
+@pytest.fixture(scope="module")
+def rope_default():
+    return open_rope()
+
+
+def test_defaults_render(rope_default):
+    at = rope_default
+    assert_healthy(at)
+    assert at.title[0].value.startswith("RoPE")
+    assert len(charts(at)) == CHARTS
+    d = RopeSettings()
+    for key in ("dim", "base", "m", "n", "layout", "seq_len", "seed", "method"):
+        assert value_of(at, key) == getattr(d, key), key
+    for key in ALL_OPTIONS:
+        assert not has_widget(at, key), key  # the default method has no options
+    assert not has_widget(at, "q_len")  # another page's control
+    assert len(at.dataframe) == 1  # freqs_cis
+
+
+def test_every_chart_titled_small_and_exported(rope_default):
+    for c in charts(rope_default):
+        assert c.title.strip(), c.key
+        assert c.spec["data"], c.key
+        assert c.size < MAX_CHART_CHARS, (c.key, c.size)
+        assert c.config["toImageButtonOptions"]["format"] == "png"
+    assert len(rope_default.get("download_button")) == CHARTS
+
+
+def test_default_numbers_on_the_page(rope_default):
+    metrics = {m.label: m.value for m in rope_default.metric}
+    values = list(metrics.values())
+    assert values[0] == values[1]  # (R_m q).(R_n k) unchanged by the shift
+    assert float(values[2]) < 1e-6 and float(values[3]) < 1e-12
+    freq = chart(rope_default, "rope_frequencies")
+    assert "4 of 32 pairs never complete a turn" in freq.subtitle
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_each_method(method):
+    at = open_rope(method=method, seq_len="20000")
+    assert_healthy(at)
+    assert len(charts(at)) == CHARTS
+    for key in METHOD_CONTROLS[method]:
+        assert has_widget(at, key), key
+    assert has_widget(at, "truncate") == (method == "yarn")
+    # the bold trace of the scaling figure is the chosen method, with Hugging Face's numbers
+    fig = chart(at, "rope_scaling_frequencies")
+    (bold,) = [t for t in fig.spec["data"] if t["name"].startswith(method + " ")]
+    s = RopeSettings(method=method, seq_len=20000)
+    inv, att = rope_scaling(
+        method, s.dim, base=s.base, factor=s.factor, original_max_position=s.original_max_position, **s.options()
+    )
+    default, _ = rope_scaling("default", s.dim, base=s.base)
+    np.testing.assert_allclose(array(bold["y"]), (inv / default).numpy(), rtol=1e-6)
+    assert f"{att:.4g}" in bold["name"]
+
+
+def test_yarn_options_from_the_link():
+    at = open_rope(method="yarn", factor="16", attention_factor="1.25", truncate="false", beta_fast="8")
+    assert_healthy(at)
+    assert value_of(at, "truncate") is False and value_of(at, "beta_fast") == 8.0
+    fig = chart(at, "rope_scaling_frequencies")
+    (bold,) = [t for t in fig.spec["data"] if t["name"].startswith("yarn ")]
+    assert "attention factor 1.25" in bold["name"]
+
+
+def test_half_layout_changes_the_matrix():
+    at = open_rope(layout="half", dim="8", m="3")
+    assert_healthy(at)
+    z = array(chart(at, "rope_matrix_half").spec["data"][0]["z"])
+    assert z.shape == (8, 8)
+    assert math.isclose(float(z[0, 4]), -math.sin(3.0), abs_tol=1e-6)  # pair 0 is components 0 and 4
+
+
+def test_changing_method_in_the_sidebar():
+    at = open_rope()
+    widget(at, "method").set_value("llama3").run()
+    assert_healthy(at)
+    assert has_widget(at, "low_freq_factor")
+    assert "llama3" in at.info[0].value
+
+
+@pytest.mark.parametrize(
+    "params, rule",
+    [
+        ({"method": "dynamic", "dim": "2"}, "dim >= 4"),
+        ({"method": "llama3", "low_freq_factor": "4", "high_freq_factor": "2"}, "low_freq_factor < high_freq_factor"),
+        ({"method": "yarn", "beta_fast": "1", "beta_slow": "8"}, "beta_fast"),
+    ],
+)
+def test_impossible_combinations_are_clear_errors(params, rule):
+    at = open_rope(**params)
+    assert not at.exception
+    assert any(rule in e for e in errors(at)), errors(at)
+    assert not charts(at)
+
+
+@pytest.mark.parametrize(
+    "key, raw",
+    [
+        ("dim", "abc"),
+        ("dim", "1e309"),
+        ("dim", "7"),
+        ("dim", "1024"),
+        ("seq_len", "-5"),
+        ("seq_len", "inf"),
+        ("base", "1"),
+        ("base", "nan"),
+        ("m", "-1"),
+        ("n", "2.5"),
+        ("layout", "<script>alert(1)</script>"),
+        ("method", "ntk"),
+        ("factor", "0.5"),
+        ("seed", "%00"),
+    ],
+)
+def test_hostile_links_give_notices(key, raw):
+    params = {key: raw}
+    if key == "factor":
+        params["method"] = "linear"
+    at = open_rope(**params)
+    assert_healthy(at)
+    assert any(key in w for w in warnings(at)), warnings(at)
+    assert len(charts(at)) == CHARTS
+    p = PARAMS[key]
+    value = value_of(at, key)
+    if p.kind in ("int", "float"):
+        assert p.min <= value <= p.max
+
+
+def test_script_is_never_markup():
+    at = open_rope(layout="<img src=x onerror=alert(1)>")
+    assert_healthy(at)
+    notice = next(w for w in warnings(at) if "layout" in w)
+    assert "<img" not in notice.replace("\\<img", "")  # escaped for markdown
+
+
+def test_longest_context_stays_small():
+    at = open_rope(seq_len="1048576", method="yarn", factor="32")
+    assert_healthy(at)
+    assert len(charts(at)) == CHARTS
+    assert sum(c.size for c in charts(at)) < 2_500_000
+    decay = chart(at, "rope_decay")
+    assert "up to 1048575" in decay.title
+    x = array(decay.spec["data"][0]["x"])
+    assert x.max() == 1048575 and len(x) < 700
