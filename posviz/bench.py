@@ -46,8 +46,8 @@ class Bench:
     the user receives, every chart serialized, and returns each chart's bytes.
     """
 
-    compute: Callable[[int], Any]  # length -> anything
-    render: Callable[[int], dict[str, int]]  # length -> chart name -> bytes sent
+    compute: Callable[[int], Any]  # length -> anything (an int: the bytes of the tensors it built)
+    render: Callable[[int], dict[str, int]] | None = None  # length -> chart name -> bytes sent
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,66 @@ def rope_page() -> Bench:
     return Bench(compute, page_render("pages/rope.py", lambda n: {"seq_len": str(n)}))
 
 
+def shaw_page() -> Bench:
+    """The Shaw page (``pages/shaw.py``) at its default settings with q_len = k_len = L."""
+    from posviz.ui import shaw as ui
+
+    def compute(length: int) -> None:
+        s = ui.ShawSettings(q_len=length, k_len=length)
+        uncached(ui.index_view)(s.q_len, s.k_len, s.align, s.clip)
+        uncached(ui.table_view)(s.clip, s.dim, s.seed, s.separate)
+        uncached(ui.row_view)(s.q_len, s.k_len, s.align, s.clip, s.dim, s.seed, s.row)
+        uncached(ui.toy_view)(s.toy_q_len, s.toy_k_len, s.align, s.clip, s.dim, s.seed, s.separate)
+        uncached(ui.memory_view)(s.dim, s.clip)
+
+    return Bench(compute, page_render("pages/shaw.py", lambda n: {"q_len": str(n), "k_len": str(n)}))
+
+
+def skew_page() -> Bench:
+    """The skew page (``pages/skew.py``) at its default settings with seq_len = L (step 3: the widest)."""
+    from posviz.ui import skew as ui
+
+    def compute(length: int) -> None:
+        s = ui.SkewSettings(seq_len=length)
+        uncached(ui.skew_view)(s.seq_len, s.dim, s.seed, s.variant, s.mem_len)
+        uncached(ui.memory_view)(s.dim)
+
+    return Bench(compute, page_render("pages/skew.py", lambda n: {"seq_len": str(n), "step": "3"}))
+
+
+MEMORY_DIM = 64  # the pages' default dim
+
+
+def shaw_relations_memory() -> Bench:
+    """Shaw's R = table[index] really allocated, (L, L, 64) float32: what the skew avoids."""
+    import torch
+
+    from posviz.encodings.shaw import shaw_index, shaw_relations
+
+    def compute(length: int) -> int:
+        table = torch.randn(2 * length + 1, MEMORY_DIM)  # clip = L: every distance its own row
+        pos = torch.arange(length)
+        rel = shaw_relations(table, shaw_index(pos, pos, clip=length))  # (L, L, dim)
+        return rel.untyped_storage().nbytes()
+
+    return Bench(compute)
+
+
+def skew_er_memory() -> Bench:
+    """The skew's Er (L, 64) and its whole pipeline, really allocated: rel, pad, reshape, slice."""
+    import torch
+
+    from posviz.encodings.skew import relative_embeddings_left, skew
+
+    def compute(length: int) -> int:
+        er = relative_embeddings_left(torch.randn(length, MEMORY_DIM), length)  # (L, dim)
+        q = torch.randn(length, MEMORY_DIM)
+        skew(q @ er.T)  # (L, L): the logits both methods need
+        return er.untyped_storage().nbytes()
+
+    return Bench(compute)
+
+
 def naive_seed() -> Bench:
     """The seeds' way at the T5 defaults: every one of the L x L cells, one full heatmap."""
     import torch
@@ -147,6 +207,10 @@ REGISTRY: dict[str, Entry] = {
     "posviz_t5": Entry(t5_page, lengths=(512, 8192, 131072), quick=(512, 2048)),
     "naive_seed": Entry(naive_seed, lengths=(512, 2048, 4096), quick=(512,)),
     "posviz_rope": Entry(rope_page, lengths=(16384, 1048576), quick=(16384,)),
+    "posviz_shaw": Entry(shaw_page, lengths=(512, 131072), quick=(512,)),
+    "posviz_skew": Entry(skew_page, lengths=(64, 512), quick=(64,)),
+    "shaw_R_memory": Entry(shaw_relations_memory, lengths=(1024, 2048, 4096), quick=(256,)),
+    "skew_Er_memory": Entry(skew_er_memory, lengths=(1024, 2048, 4096), quick=(256,)),
 }
 
 
@@ -171,25 +235,30 @@ def run_case(name: str, length: int, repeats: int = REPEATS) -> dict[str, Any]:
     """
     quiet_streamlit()
     bench = REGISTRY[name].load()
-    bench.render(min(length, 64))  # first-run costs (imports, torch kernels) are not the page's
+    (bench.render or bench.compute)(min(length, 64))  # first-run costs (imports, kernels) are not the page's
     rss_before = peak_rss_mb()
-    computes = [timed(bench.compute, length)[0] for _ in range(1 + repeats)]
-    renders = [timed(bench.render, length) for _ in range(1 + repeats)]
-    sizes = renders[0][1]
-    return {
+    computes = [timed(bench.compute, length) for _ in range(1 + repeats)]
+    out: dict[str, Any] = {
         "L": length,
-        "compute_s": round(statistics.median(computes[1:] or computes), 4),
-        "compute_cold_s": round(computes[0], 4),
-        "render_s": round(statistics.median(t for t, _ in renders[1:] or renders), 4),
-        "render_cold_s": round(renders[0][0], 4),
-        "charts": len(sizes),
-        "max_chart": max(sizes, key=sizes.get),
-        "max_chart_bytes": max(sizes.values()),
-        "total_chart_bytes": sum(sizes.values()),
-        "chart_bytes": sizes,
-        "peak_rss_mb": round(peak_rss_mb(), 1),
-        "rss_growth_mb": round(peak_rss_mb() - rss_before, 1),
+        "compute_s": round(statistics.median(t for t, _ in computes[1:] or computes), 4),
+        "compute_cold_s": round(computes[0][0], 4),
     }
+    if isinstance(computes[0][1], int):
+        out["tensor_bytes"] = computes[0][1]
+    if bench.render is not None:
+        renders = [timed(bench.render, length) for _ in range(1 + repeats)]
+        sizes = renders[0][1]
+        out.update(
+            render_s=round(statistics.median(t for t, _ in renders[1:] or renders), 4),
+            render_cold_s=round(renders[0][0], 4),
+            charts=len(sizes),
+            max_chart=max(sizes, key=sizes.get),
+            max_chart_bytes=max(sizes.values()),
+            total_chart_bytes=sum(sizes.values()),
+            chart_bytes=sizes,
+        )
+    out.update(peak_rss_mb=round(peak_rss_mb(), 1), rss_growth_mb=round(peak_rss_mb() - rss_before, 1))
+    return out
 
 
 def quiet_streamlit() -> None:

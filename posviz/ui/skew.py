@@ -12,7 +12,7 @@ from posviz.encodings.shaw import shaw_relations_bytes
 from posviz.encodings.skew import SkewSteps, cell_sources, relative_gather, skew_er_bytes, skew_steps_for
 from posviz.ui.controls import control
 
-MAX_SEQ_LEN = 256  # every cell of every step is drawn: 256 x 257 cells per figure
+MAX_SEQ_LEN = 512  # every cell of every step is drawn: 512 x 513 cells per figure
 MAX_DIM = 256
 MEMORY_LENGTHS = tuple(2**p for p in range(4, 15))  # 16 .. 16384
 ALLOCATE_UP_TO = 64 * 2**20  # bytes: below this the memory chart allocates the tensors for real

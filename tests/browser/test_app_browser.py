@@ -333,3 +333,69 @@ def test_rope_bad_links_and_rules(app_url, page, page_events, screenshots):
     assert page.locator(CHART).count() == 0, "charts drawn for an invalid configuration"
     assert_healthy(page, page_events)
     full_page_screenshot(page, screenshots / "rope_dynamic_dim_2.png")
+
+
+SHAW_CHARTS = 7
+SKEW_CHARTS = 3
+
+
+def test_shaw_renders_all_charts(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/shaw", charts=SHAW_CHARTS)
+    assert_navigation_app(page)
+    prints = chart_fingerprints(page)
+    assert len(prints) == SHAW_CHARTS
+    assert not [p["key"] for p in prints if not p["title"].strip()], "charts without a title"
+    assert not [p["key"] for p in prints if p["traces"] == 0 or p["count"] + abs(p["hash"]) == 0], "empty charts"
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "shaw.png")
+
+
+def test_shaw_huge_and_hostile_link(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/shaw?q_len=131072&k_len=131072&clip=abc&dim=7", charts=SHAW_CHARTS)
+    alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
+    for key in ("clip", "dim"):
+        assert any(f"{key}=" in a for a in alerts), f"no notice mentions {key}: {alerts}"
+    params = query(page)
+    assert params.get("dim") == ["6"], params  # corrected in the address bar
+    titles = [p["title"] for p in chart_fingerprints(page)]
+    assert any(t.startswith("R[") for t in titles), titles
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "shaw_huge.png")
+
+
+def test_skew_steps_through_and_animates(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/skew", charts=SKEW_CHARTS)
+    assert_navigation_app(page)
+    first = chart_fingerprints(page)[0]
+    assert first["title"].startswith("Step 1"), first
+    page.locator(MAIN).get_by_role("button", name="Next").click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('step') === '2'", timeout=RENDER_TIMEOUT_MS)
+    wait_idle(page)
+    wait_charts(page, SKEW_CHARTS)
+    assert chart_fingerprints(page)[0]["title"].startswith("Step 2")
+    full_page_screenshot(page, screenshots / "skew_step_2.png")
+
+    # The animation runs in the browser: Play moves its heatmap through the steps.
+    animation = page.locator(f"{MAIN} [class*='st-key-fig_skew_masked_animation'] {CHART}")
+    assert animation.count() == 1
+    animation.get_by_text("▶ Play", exact=True).click()
+    page.wait_for_function(
+        """sel => { const e = document.querySelector(sel); return e && e.layout.title.text.startsWith('Step 4'); }""",
+        arg=f"[class*='st-key-fig_skew_masked_animation'] {CHART}",
+        timeout=20_000,
+    )
+    assert_healthy(page, page_events)
+
+
+def test_skew_every_variant_and_bad_links(app_url, page, page_events, screenshots):
+    for variant in ("unmasked", "rel_shift"):
+        open_page(page, f"{app_url}/skew?variant={variant}&step=6", charts=SKEW_CHARTS)
+        assert chart_fingerprints(page)[0]["title"].startswith("Step 6")
+        assert_healthy(page, page_events)
+        full_page_screenshot(page, screenshots / f"skew_{variant}_step_6.png")
+    open_page(page, f"{app_url}/skew?seq_len=9999&variant=%3Cimg%20src=x%3E&step=2.5", charts=SKEW_CHARTS)
+    alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
+    for key in ("seq_len", "variant", "step"):
+        assert any(f"{key}=" in a for a in alerts), f"no notice mentions {key}: {alerts}"
+    assert page.locator(f"{MAIN} img[src='x']").count() == 0
+    assert_healthy(page, page_events)
