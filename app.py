@@ -11,6 +11,9 @@ st.set_page_config(page_title="posviz", layout="wide")
 pages = [
     st.Page("pages/home.py", title="Why position?", icon=":material/home:", default=True),
     st.Page("pages/t5.py", title="T5 relative bias", icon=":material/grid_on:", url_path="t5"),
+    st.Page(
+        "pages/cope.py", title="CoPE contextual positions", icon=":material/format_list_numbered:", url_path="cope"
+    ),
 ]
 page = st.navigation(pages)
 start_run()
