@@ -27,8 +27,8 @@ lecture = lecture_mode()
 page_header("CoPE: contextual position encoding", "Golovneva et al. 2024 · positions that count what matters")
 prose(text.INTRO, label="What CoPE does")
 st.latex(
-    r"g_{ij}=\sigma(q_i^\top k_j),\quad p_{ij}=\sum_{t=j}^{i} g_{it},\quad"
-    r"z_i[p_{ij}]=w\,z_i[\lceil p_{ij}\rceil]+(1-w)\,z_i[\lfloor p_{ij}\rfloor],\quad"
+    r"g_{ij}=\sigma(q_i^\top k_j),\quad p_{ij}=\sum_{t=j}^{i} g_{it},\quad "
+    r"z_i[p_{ij}]=w\,z_i[\lceil p_{ij}\rceil]+(1-w)\,z_i[\lfloor p_{ij}\rfloor],\quad "
     r"a_{ij}=\mathrm{softmax}_j\big(q_i^\top k_j/\sqrt d+z_i[p_{ij}]\big)"
 )
 st.caption("z_i[p] = q_i · e[p] for integer p; w = p_ij − ⌊p_ij⌋; p_ij is clamped to npos_max − 1.")

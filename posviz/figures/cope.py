@@ -32,6 +32,9 @@ def _token_ticks(fig: go.Figure, q_pos, k_pos, tokens: list[str] | None) -> None
             update(tickvals=compact(pos), ticktext=[f"{p} {token_label(tokens[int(p)])}" for p in pos], tickangle=0)
     if len(as_array(k_pos)) <= TOKEN_TICKS:
         fig.update_xaxes(tickangle=-60)
+    rows = len(as_array(q_pos))
+    if rows <= TOKEN_TICKS:  # one legible line per token label
+        fig.update_layout(height=max(fig.layout.height or 0, 20 * rows + 260))
 
 
 def gates_figure(
@@ -254,14 +257,12 @@ def counting_figure(
         y=npos_max - 1,
         line=dict(dash="dash", color="#e45756"),
         annotation_text=f"clamp npos_max − 1 = {npos_max - 1}",
-        annotation_position="top left",
+        annotation_position="bottom right",
         annotation_font_size=lk.font - 2,
     )
     fig.update_xaxes(title_text="token distance i − j")
     fig.update_yaxes(title_text="CoPE position p_ij", rangemode="tozero")
-    fig.update_layout(
-        legend=dict(x=0.01, y=0.98, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)"), bargap=0.1
-    )
+    fig.update_layout(legend=dict(orientation="h", x=0, y=-0.2, xanchor="left", yanchor="top"), bargap=0.1)
     return finish(
         fig,
         title=f"Query i = {query}: what CoPE counts over the earlier tokens",
