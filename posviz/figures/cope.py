@@ -231,13 +231,14 @@ def counting_figure(
     lk = look(lecture)
     d = compact(as_array(distance))
     p = as_array(positions).astype(np.float32)
+    labels = [token_label(t) for t in key_tokens]
     fig = go.Figure(
         go.Bar(
             x=d,
             y=p,
             name="CoPE position p_ij",
             marker_color="#4c78a8",
-            customdata=np.stack([compact(as_array(key_pos)).astype(object), np.array([token_label(t) for t in key_tokens], dtype=object)], 1),
+            customdata=np.stack([as_array(key_pos).astype(object), np.array(labels, dtype=object)], 1),
             hovertemplate="key j = %{customdata[0]} · %{customdata[1]}<br>i − j = %{x}<br>p_ij = %{y:.3f}"
             "<extra></extra>",
         )
