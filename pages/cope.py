@@ -12,6 +12,7 @@ from posviz.ui.cope import (
     custom_gate_table,
     gates_subtitle,
     inspect_controls,
+    leak_note,
     pitfall_view,
     row_view,
     text_control,
@@ -163,11 +164,7 @@ if control("mask_after", where=st.container()):
     pit = dict(q_pos=pv.pos, k_pos=pv.pos, n=n, lecture=lecture)
     pstride = int(pv.pos[1] - pv.pos[0]) if len(pv.pos) > 1 else 1
     pit_code = cope_snippet(s, part="pitfall", stride=pstride, custom=cl)
-    st.warning(
-        f"Query i = {s.query}: its future keys' gates sum to {row.future_sum:.3g}, so with the mask after the "
-        f"gates each of its positions is that much too large (up to the clamp at {s.npos_max - 1}).",
-        icon=":material/warning:",
-    )
+    st.warning(leak_note(s, row), icon=":material/warning:")
     show_figure(
         fig.pitfall_figure(pv.right, pv.wrong, **pit),
         name="cope_pitfall",

@@ -258,7 +258,7 @@ def counting_figure(
         y=npos_max - 1,
         line=dict(dash="dash", color="#e45756"),
         annotation_text=f"clamp npos_max − 1 = {npos_max - 1}",
-        annotation_position="bottom right",
+        annotation_position="top left",
         annotation_font_size=lk.font - 2,
     )
     fig.update_xaxes(title_text="token distance i − j")

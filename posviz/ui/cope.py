@@ -341,3 +341,16 @@ def gates_subtitle(mode: str, temperature: float) -> str:
         "random": f"random: sigmoid(q_i · k_j / {temperature:g}) with toy q, k",
         "custom": "custom: the table's gate of each key, the same for every query",
     }[mode]
+
+
+def leak_note(s: CopeSettings, row: RowView) -> str:
+    """What the pitfall does to the inspected query's row."""
+    if row.future_sum == 0:
+        return (
+            f"Query i = {s.query} has no future gates that fire (it is the last token, or no later key's gate "
+            "is above 0): its row is unchanged. Pick an earlier query to see its positions shift."
+        )
+    return (
+        f"Query i = {s.query}: its future keys' gates sum to {row.future_sum:.3g}, so with the mask after the "
+        f"gates each of its positions is that much too large (up to the clamp at {s.npos_max - 1})."
+    )

@@ -144,6 +144,8 @@ def test_mask_after_shows_the_leak():
     diff = heatmap_z(chart(at, "cope_pitfall_difference"))
     finite = diff[~np.isnan(diff)]
     assert (finite >= -1e-5).all() and finite.max() > 0.5
+    assert any("has no future gates" in w for w in warnings(at))  # the last token: nothing to leak
+    change(at, "query", 5)
     assert any("future keys' gates sum to" in w for w in warnings(at))
 
 
