@@ -14,6 +14,9 @@ pages = [
     st.Page("pages/shaw.py", title="Shaw relative positions", icon=":material/table_rows:", url_path="shaw"),
     st.Page("pages/skew.py", title="Music Transformer skew", icon=":material/swap_horiz:", url_path="skew"),
     st.Page("pages/rope.py", title="RoPE", icon=":material/rotate_right:", url_path="rope"),
+    st.Page(
+        "pages/cope.py", title="CoPE contextual positions", icon=":material/format_list_numbered:", url_path="cope"
+    ),
 ]
 page = st.navigation(pages)
 start_run()

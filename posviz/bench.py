@@ -182,6 +182,27 @@ def skew_er_memory() -> Bench:
     return Bench(compute)
 
 
+def cope_text(length: int) -> str:
+    """A text of exactly ``length`` tokens: four words, then a sentence end, repeated."""
+    return " ".join("." if i % 5 == 4 else "cat" for i in range(length)).replace(" .", ".")
+
+
+def cope_page() -> Bench:
+    """The CoPE page (``pages/cope.py``) at its default settings on a text of L tokens (4096 at most),
+    the masking pitfall on."""
+    from posviz.ui import cope as ui
+    from posviz.ui.cope_snippets import CopeSettings
+
+    def compute(length: int) -> None:
+        s = CopeSettings(text=cope_text(length))
+        args = (s.text, s.mode, s.npos_max, s.dim, s.seed, s.temperature, b"")
+        uncached(ui.cope_view)(*args)
+        uncached(ui.row_view)(*args, length - 1, (length - 1) // 2)
+        uncached(ui.pitfall_view)(*args)
+
+    return Bench(compute, page_render("pages/cope.py", lambda n: {"text": cope_text(n), "mask_after": "true"}))
+
+
 def naive_seed() -> Bench:
     """The seeds' way at the T5 defaults: every one of the L x L cells, one full heatmap."""
     import torch
@@ -205,6 +226,7 @@ def naive_seed() -> Bench:
 
 REGISTRY: dict[str, Entry] = {
     "posviz_t5": Entry(t5_page, lengths=(512, 8192, 131072), quick=(512, 2048)),
+    "posviz_cope": Entry(cope_page, lengths=(32, 1024, 4096), quick=(32, 512)),
     "naive_seed": Entry(naive_seed, lengths=(512, 2048, 4096), quick=(512,)),
     "posviz_rope": Entry(rope_page, lengths=(16384, 1048576), quick=(16384,)),
     "posviz_shaw": Entry(shaw_page, lengths=(512, 131072), quick=(512,)),

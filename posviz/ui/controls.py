@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from posviz.ui.params import PARAMS, Param, parse
+from posviz.ui.params import PARAMS, Param, clean_text, parse
 
 _PENDING = "_posviz_pending"  # key -> value to apply before the widget on the next run
 _CORRECTED = "_posviz_corrected"  # keys already corrected once (guards against loops)
@@ -51,6 +51,8 @@ def _widget(p: Param, lo: Any, hi: Any, where: Any) -> Any:
             captions=[p.option_labels.get(o, "") for o in p.options],
             **common,
         )
+    if p.widget == "text_area":
+        return where.text_area(p.label, value=p.default, max_chars=int(p.max) if p.max else None, height=150, **common)
     cast = _widget_type(p)
     default = min(max(p.default, lo), hi)
     kwargs = dict(min_value=cast(lo), max_value=cast(hi), value=cast(default), step=cast(p.step or 1))
@@ -71,11 +73,13 @@ def _widget_type(p: Param) -> type:
     """
     if p.kind == "float" or (p.kind == "int" and p.widget == "number"):
         return float
-    return {"int": int, "bool": bool, "choice": str}[p.kind]
+    return {"int": int, "bool": bool, "choice": str, "text": str}[p.kind]
 
 
 def _value(p: Param, raw: Any) -> Any:
     """The widget's value in the parameter's own type."""
+    if p.kind == "text":  # typed or pasted text is cleaned as link text is
+        return clean_text(raw or "", int(p.max or len(raw or "")))[0]
     return int(round(raw)) if p.kind == "int" else raw
 
 

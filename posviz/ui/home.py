@@ -22,7 +22,13 @@ SCHEMES = [
     ("T5 bias", "Raffel et al. 2020", "relative, learned", "a learned scalar per head and distance bucket", "t5"),
     ("RoPE", "Su et al. 2021", "relative, fixed", "rotates q and k by angles proportional to position", "rope"),
     ("ALiBi", "Press et al. 2022", "relative, fixed", "a linear penalty −m·(i − j) per head on the logits", None),
-    ("CoPE", "Golovneva et al. 2024", "contextual, learned", "positions that count gated tokens, not all tokens", None),
+    (
+        "CoPE",
+        "Golovneva et al. 2024",
+        "contextual, learned",
+        "positions that count gated tokens, not all tokens",
+        "cope",
+    ),
 ]
 
 

@@ -9,14 +9,15 @@ No streamlit here: this module is plain Python and tested on its own.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 MAX_LEN = 131072
 MAX_CURVE_LEN = 1048576  # 1-D curves (one value per position) go further than matrices
 
-Kind = Literal["int", "float", "choice", "bool"]
-Widget = Literal["slider", "number", "toggle", "radio"]
+Kind = Literal["int", "float", "choice", "bool", "text"]
+Widget = Literal["slider", "number", "toggle", "radio", "text_area"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,16 @@ class Param:
     even: bool = False
     options: tuple[str, ...] = ()
     option_labels: dict[str, str] = field(default_factory=dict)
+    # kind "text": ``max`` is the most characters kept
+
+
+# CoPE page: the text it tokenises, and how many tokens it reads.
+COPE_MAX_CHARS = 20000
+COPE_MAX_TOKENS = 4096
+COPE_TEXT = (
+    "The cat sat on the mat. It was warm there! Then the dog came in, and it sat down too. "
+    "Both slept. Who woke up first?"
+)
 
 
 PARAMS: dict[str, Param] = {
@@ -401,6 +412,84 @@ PARAMS: dict[str, Param] = {
             step=0.25,
             help="llama3: wavelengths below original_max_position / high_freq_factor are kept.",
         ),
+        # CoPE page
+        Param(
+            "text",
+            "Text",
+            "text",
+            COPE_TEXT,
+            "text_area",
+            max=COPE_MAX_CHARS,
+            help=f"Words and punctuation marks become tokens; at most {COPE_MAX_CHARS} characters and "
+            f"{COPE_MAX_TOKENS} tokens are read.",
+        ),
+        Param(
+            "mode",
+            "Gates come from",
+            "choice",
+            "count-sentences",
+            "radio",
+            options=("count-tokens", "count-sentences", "random", "custom"),
+            option_labels={
+                "count-tokens": "every gate 1: a relative position",
+                "count-sentences": "1 on . ! ? only: counts sentences",
+                "random": "sigmoid(q · k / temperature), toy q, k",
+                "custom": "a gate per token, from the table",
+            },
+            help="Where the gates g_ij come from; a trained model computes sigmoid(q_i · k_j).",
+        ),
+        Param(
+            "npos_max",
+            "Positions npos_max",
+            "int",
+            16,
+            "number",
+            min=1,
+            max=COPE_MAX_TOKENS + 1,
+            step=1,
+            help="Number of position embeddings e[0] .. e[npos_max - 1]; positions are clamped to npos_max - 1.",
+        ),
+        Param(
+            "temperature",
+            "Temperature",
+            "float",
+            8.0,
+            "slider",
+            min=0.5,
+            max=32.0,
+            step=0.5,
+            help="Random mode: gates sigmoid(q · k / temperature). The paper divides by √dim (8 for dim = 64).",
+        ),
+        Param(
+            "query",
+            "Query token i",
+            "int",
+            0,
+            "slider",
+            min=0,
+            max=COPE_MAX_TOKENS - 1,
+            step=1,
+            help="The query whose positions, interpolation and counting are inspected.",
+        ),
+        Param(
+            "key",
+            "Key token j",
+            "int",
+            0,
+            "slider",
+            min=0,
+            max=COPE_MAX_TOKENS - 1,
+            step=1,
+            help="The key (j <= i) whose position p_ij is interpolated.",
+        ),
+        Param(
+            "mask_after",
+            "Apply the mask after the gates (wrong)",
+            "bool",
+            False,
+            "toggle",
+            help="The pitfall: gates of future keys are summed into every position before the mask.",
+        ),
     ]
 }
 
@@ -417,6 +506,24 @@ def format_value(param: Param, value: Any) -> str:
 def plain(text: str) -> str:
     """Untrusted text made inert inside markdown: every markup character escaped."""
     return "".join("\\" + ch if ch in "\\`*_{}[]()<>#+-.!|~$&:=;'\"" else ch for ch in text)
+
+
+def clean_text(raw: str, limit: int) -> tuple[str, list[str]]:
+    """Free text made safe to keep: what was changed, as phrases for a notice.
+
+    Line breaks become ``\\n``; control and invisible format characters (NUL,
+    escape codes, bidirectional overrides) are removed; at most ``limit``
+    characters are kept.
+    """
+    text = raw.replace("\r\n", "\n").replace("\r", "\n")
+    kept = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
+    notes = []
+    if kept != text:
+        notes.append("held control characters, which were removed")
+    if len(kept) > limit:
+        kept = kept[:limit]
+        notes.append(f"is longer than the {limit} characters allowed; only its first {limit} are used")
+    return kept, notes
 
 
 def quote_raw(raw: str, limit: int = 40) -> str:
@@ -456,6 +563,10 @@ def parse(
         if word in ("false", "0", "no", "off"):
             return False, None
         return default, f"{shown} in the link is not on or off (true/false, 1/0); {fallback}."
+
+    if param.kind == "text":
+        text, notes = clean_text(raw, int(param.max or len(raw)))
+        return text, f"{shown} in the link {' and '.join(notes)}." if notes else None
 
     if param.kind == "choice":
         word = raw.strip().lower()

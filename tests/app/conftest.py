@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app.py"
 T5_PAGE = "pages/t5.py"
+COPE_PAGE = "pages/cope.py"
 TIMEOUT = 90  # the first run imports torch and fills the caches
 
 # Widget type of each URL-bound control, for ``value_of``.
@@ -60,6 +61,14 @@ WIDGETS = {
     "truncate": "toggle",
     "low_freq_factor": "number_input",
     "high_freq_factor": "number_input",
+    # CoPE page
+    "text": "text_area",
+    "mode": "radio",
+    "npos_max": "number_input",
+    "temperature": "slider",
+    "query": "slider",
+    "key": "slider",
+    "mask_after": "toggle",
 }
 
 
@@ -91,6 +100,10 @@ def open_skew(**params: str | list[str]) -> AppTest:
 
 def open_rope(**params: str | list[str]) -> AppTest:
     return open_page("pages/rope.py", **params)
+
+
+def open_cope(**params: str | list[str]) -> AppTest:
+    return open_page(COPE_PAGE, **params)
 
 
 def widget(at: AppTest, key: str):

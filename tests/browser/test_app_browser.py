@@ -399,3 +399,55 @@ def test_skew_every_variant_and_bad_links(app_url, page, page_events, screenshot
         assert any(f"{key}=" in a for a in alerts), f"no notice mentions {key}: {alerts}"
     assert page.locator(f"{MAIN} img[src='x']").count() == 0
     assert_healthy(page, page_events)
+
+
+# ---------------------------------------------------------------- CoPE
+
+COPE_CHARTS = 6
+
+
+def test_cope_renders_all_charts(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/cope", charts=COPE_CHARTS)
+    assert_navigation_app(page)
+    prints = chart_fingerprints(page)
+    assert len(prints) >= COPE_CHARTS
+    assert not [p["key"] for p in prints if not p["title"].strip()]
+    assert not [p["key"] for p in prints if p["traces"] == 0 or p["count"] + abs(p["hash"]) == 0]
+    assert page.locator(f"{MAIN} textarea").count() == 1
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "cope.png")
+
+
+def test_cope_pitfall_toggle_adds_the_leak(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/cope?mode=random", charts=COPE_CHARTS)
+    before = len(chart_fingerprints(page))
+    toggle = page.locator(f"{MAIN} [data-testid='stCheckbox']").filter(has_text="mask after the gates")
+    for _ in range(3):  # a click that lands during a rerun can be lost: try again, unless it took
+        if not toggle.locator("input").is_checked():
+            toggle.click()
+        try:
+            page.wait_for_function(
+                "() => new URLSearchParams(location.search).get('mask_after') === 'true'", timeout=20_000
+            )
+            break
+        except Exception:  # Playwright's TimeoutError
+            wait_idle(page)
+    wait_idle(page)
+    wait_charts(page, before + 2)
+    keys = {p["key"] for p in chart_fingerprints(page)}
+    assert {"st-key-fig_cope_pitfall", "st-key-fig_cope_pitfall_difference"} <= keys, keys
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "cope_pitfall.png")
+
+
+def test_cope_hostile_text_is_shown_as_text(app_url, page, page_events, screenshots):
+    text = "%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%3Cimg%20src%3Dx%20onerror%3Dalert(2)%3E%20**bold**."
+    open_page(page, f"{app_url}/cope?text={text}&npos_max=abc", charts=COPE_CHARTS)
+    alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
+    assert any("npos_max" in a for a in alerts), alerts
+    assert page.locator(f"{MAIN} textarea").input_value().startswith("<script>alert(1)</script>")
+    assert page.locator(f"{MAIN} script").count() == 0
+    assert page.locator(f"{MAIN} img[src='x']").count() == 0
+    assert not page_events.dialogs, page_events.dialogs
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "cope_hostile_text.png")

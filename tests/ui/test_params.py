@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -54,6 +55,10 @@ def assert_valid(param: Param, value, *, lo=None, hi=None) -> None:
         assert isinstance(value, bool)
     elif param.kind == "choice":
         assert value in param.options
+    elif param.kind == "text":
+        assert isinstance(value, str)
+        assert len(value) <= param.max
+        assert all(ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs") for ch in value)
     elif param.kind == "int":
         assert isinstance(value, int)
         assert not isinstance(value, bool)
@@ -89,7 +94,7 @@ def test_hostile_values_fall_back_with_a_safe_notice(key, raw):
     assert_valid(param, value)
     if notice is None:
         # taken as is: only when the text really is a valid value (e.g. "True" for a toggle, "-3" for scale)
-        assert param.kind in ("bool", "float") or raw.strip().lstrip("-").isdigit()
+        assert param.kind in ("bool", "float", "text") or raw.strip().lstrip("-").isdigit()
     else:
         assert_safe_notice(notice)
         assert f"{key}=" in notice
@@ -264,3 +269,40 @@ def test_a_number_too_large_for_a_float_is_out_of_range_not_infinite():
     value, notice = parse(PARAMS["q_len"], "-" + "9" * 500)
     assert "below the smallest allowed" in notice
     assert "not a finite number" in parse(PARAMS["q_len"], "-inf")[1]
+
+
+# --- free text (the CoPE page's text) ------------------------------------------------------------------
+
+
+def test_text_is_kept_as_typed():
+    text = "<b>bold</b> **x** [a](javascript:alert(1)) ünï ✓\n\tnext line"
+    assert parse(PARAMS["text"], text) == (text, None)
+
+
+@pytest.mark.parametrize("raw", ["a\x00b", "\x1b[31mred", "\u202eevil", "a\u200bb", "x\x7fy"])
+def test_text_control_characters_are_removed_with_a_notice(raw):
+    value, notice = parse(PARAMS["text"], raw)
+    assert all(ch.isprintable() for ch in value)
+    assert "control characters" in notice and "text=" in notice
+    assert_safe_notice(notice)
+
+
+def test_text_line_breaks_are_normalised_silently():
+    assert parse(PARAMS["text"], "a\r\nb\rc") == ("a\nb\nc", None)
+
+
+def test_long_text_is_cut_with_a_notice():
+    limit = int(PARAMS["text"].max)
+    value, notice = parse(PARAMS["text"], "<" * (limit + 500))
+    assert value == "<" * limit
+    assert f"longer than the {limit} characters allowed" in notice
+    assert_safe_notice(notice)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=400))
+def test_any_text_parses_to_clean_text(raw):
+    value, notice = parse(PARAMS["text"], raw)
+    assert_valid(PARAMS["text"], value)
+    if notice is not None:
+        assert_safe_notice(notice)

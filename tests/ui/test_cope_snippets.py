@@ -1,0 +1,140 @@
+"""Every generated CoPE snippet runs and rebuilds exactly the tensors the page draws; the custom table input."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from posviz.encodings.tokens import tokenize
+from posviz.ui.cope_snippets import MODES, CopeSettings, cope_snippet
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from posviz.ui import cope as ui
+
+LONG = " ".join(f"word{i % 7}{'.' if i % 5 == 4 else ''}" for i in range(700))
+SETTINGS = {
+    "default": CopeSettings(query=31, key=15),
+    "tokens-clamped": CopeSettings(mode="count-tokens", npos_max=5, query=20, key=3),
+    "random": CopeSettings(mode="random", temperature=2.5, dim=6, seed=3, query=10, key=4),
+    "random-long": CopeSettings(text=LONG, mode="random", npos_max=300, dim=8, query=800, key=450),
+    "sentences-long": CopeSettings(text=LONG, mode="count-sentences", npos_max=64, dim=4, query=839, key=3),
+    "custom": CopeSettings(mode="custom", npos_max=9, seed=5, query=25, key=24),
+    "odd-text": CopeSettings(text="x'y \"q\" \\n <b>?</b> ''' é…", mode="random", npos_max=3, query=3, key=1),
+}
+
+
+def run(code: str) -> dict:
+    ns: dict = {}
+    exec(compile(code, "<snippet>", "exec"), ns)  # noqa: S102 - our own generated code, the point of the test
+    return ns
+
+
+def uncached(fn):
+    return getattr(fn, "__wrapped__", fn)
+
+
+def custom_of(s: CopeSettings) -> np.ndarray | None:
+    if s.mode != "custom":
+        return None
+    rng = np.random.default_rng(s.seed)
+    return rng.random(len(tokenize(s.text))).astype(np.float32)  # an edited table with awkward values
+
+
+def args(s: CopeSettings):
+    custom = custom_of(s)
+    return (s.text, s.mode, s.npos_max, s.dim, s.seed, s.temperature, b"" if custom is None else custom.tobytes())
+
+
+def stride(pos: np.ndarray) -> int:
+    return int(pos[1] - pos[0]) if len(pos) > 1 else 1
+
+
+def custom_list(s):
+    c = custom_of(s)
+    return None if c is None else c.tolist()
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_matrices_snippet(name):
+    s = SETTINGS[name]
+    view = uncached(ui.cope_view)(*args(s))
+    ns = run(cope_snippet(s, part="matrices", stride=stride(view.q_pos), custom=custom_list(s)))
+    cols = ns["cols"]
+    np.testing.assert_array_equal(ns["rows"].numpy(), view.q_pos)
+    np.testing.assert_array_equal(ns["gates"][:, cols].numpy(), view.gates)
+    np.testing.assert_array_equal(ns["pos"][:, cols].numpy(), view.positions)
+    np.testing.assert_array_equal((ns["raw"][:, cols] > s.npos_max - 1).numpy(), view.clamped)
+    np.testing.assert_allclose(ns["pos_logits"][:, cols].numpy(), view.pos_logits, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_attention_snippet(name):
+    s = SETTINGS[name]
+    view = uncached(ui.cope_view)(*args(s))
+    ns = run(cope_snippet(s, part="attention", stride=stride(view.attn_q), custom=custom_list(s)))
+    for key, got in zip(("weights_none", "weights_relative", "weights_cope"), view.attention, strict=True):
+        np.testing.assert_allclose(ns[key].numpy(), got, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_row_snippet(name):
+    s = SETTINGS[name]
+    row = uncached(ui.row_view)(*args(s), s.query, s.key)
+    ns = run(cope_snippet(s, part="row", custom=custom_list(s)))
+    np.testing.assert_array_equal(ns["pos"][0].numpy(), row.positions)
+    np.testing.assert_allclose(ns["logits_int"][0].numpy(), row.z_row, rtol=1e-6, atol=1e-6)
+    assert float(ns["z_pair"]) == pytest.approx(row.value, abs=1e-5)
+    assert float(ns["pos_logits"][0, s.key]) == pytest.approx(row.value, abs=1e-5)
+    assert (ns["floor"], ns["ceil"]) == (row.floor, row.ceil)
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_pitfall_snippet(name):
+    s = SETTINGS[name]
+    pv = uncached(ui.pitfall_view)(*args(s))
+    ns = run(cope_snippet(s, part="pitfall", stride=stride(pv.pos), custom=custom_list(s)))
+    cols = ns["cols"]
+    np.testing.assert_array_equal(ns["pos"][:, cols].numpy(), pv.right)
+    np.testing.assert_allclose(ns["pos_wrong"][:, cols].numpy(), pv.wrong, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(ns["leak"][:, cols].numpy(), pv.diff, rtol=1e-5, atol=1e-5)
+
+
+def test_every_mode_has_a_setting():
+    assert {s.mode for s in SETTINGS.values()} == set(MODES)
+
+
+def test_count_tokens_view_is_relative():
+    s = SETTINGS["tokens-clamped"]
+    view = uncached(ui.cope_view)(*args(s))
+    i, j = np.meshgrid(view.q_pos, view.k_pos, indexing="ij")
+    expected = np.where(j <= i, np.minimum(i - j + 1, s.npos_max - 1), 0)
+    np.testing.assert_array_equal(view.positions, expected)
+    np.testing.assert_array_equal(view.clamped, (j <= i) & (i - j + 1 > s.npos_max - 1))
+
+
+def test_pitfall_leak_is_the_rows_future_gates():
+    s = SETTINGS["random"]
+    row = uncached(ui.row_view)(*args(s), s.query, s.key)
+    inp = ui.inputs(*args(s))
+    unmasked = ui.gate_rows(inp, __import__("torch").tensor([s.query]), masked=False)[0].numpy()
+    assert row.future_sum == pytest.approx(float(unmasked[s.query + 1 :].sum()), rel=1e-6)
+    assert row.future_sum > 0
+
+
+def test_long_text_computes_only_shown_rows():
+    s = SETTINGS["random-long"]
+    view = uncached(ui.cope_view)(*args(s))
+    assert view.n == len(tokenize(LONG)) > ui.MAIN_POINTS
+    assert view.gates.shape == (len(view.q_pos), len(view.k_pos))
+    assert len(view.q_pos) <= ui.MAIN_POINTS and view.q_pos[-1] == view.n - 1
+
+
+def test_custom_gate_values_fall_back_when_the_table_does_not_fit():
+    tokens = ["a", ",", "b"]
+    np.testing.assert_array_equal(ui.gate_values("custom", tokens, b""), [1, 0, 1])
+    table = np.array([0.5, 0.25, 1.0], dtype=np.float32)
+    np.testing.assert_array_equal(ui.gate_values("custom", tokens, table.tobytes()), table)
+    assert ui.gate_values("random", tokens, b"") is None
