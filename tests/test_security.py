@@ -1,0 +1,44 @@
+"""Public-deployment review, as tests: server config, no markup from user text, never pickle."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "posviz").rglob("*.py"))]
+
+
+def test_server_config_is_locked_down():
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    server = config["server"]
+    assert server["enableXsrfProtection"] is True
+    assert server["enableCORS"] is True  # Streamlit's default: same-origin only
+    assert 0 < server["maxUploadSize"] <= 16
+    assert server["headless"] is True and server["fileWatcherType"] == "none"
+    assert config["browser"]["gatherUsageStats"] is False
+    assert config["client"]["showErrorDetails"] == "none"
+    assert config["client"]["toolbarMode"] == "viewer"
+
+
+def test_no_unsafe_html_anywhere():
+    for path in SOURCES:
+        text = path.read_text()
+        assert "unsafe_allow_html" not in text, path
+        assert "components.html" not in text and "components.v1" not in text, path
+
+
+def test_st_html_only_renders_static_css():
+    calls = {p.relative_to(ROOT).as_posix(): re.findall(r"st\.html\((.*?)\)", p.read_text()) for p in SOURCES}
+    calls = {p: c for p, c in calls.items() if c}
+    assert calls == {"posviz/ui/chrome.py": ["_LECTURE_CSS"]}
+    chrome = (ROOT / "posviz/ui/chrome.py").read_text()
+    assert re.search(r'^_LECTURE_CSS = """<style>', chrome, flags=re.M)  # a literal, no formatting
+
+
+def test_nothing_unpickles():
+    for path in SOURCES:
+        text = path.read_text()
+        for pattern in (r"\bimport pickle\b", r"torch\.load\(", r"pickle\.loads?\(", r"weights_only\s*=\s*False"):
+            assert not re.search(pattern, text), (path, pattern)
