@@ -159,25 +159,33 @@ show_figure(
 
 section("6 · The masking pitfall: mask after the gates")
 prose(text.PITFALL)
-if control("mask_after", where=st.container()):
-    pv = pitfall_view(*args)
-    pit = dict(q_pos=pv.pos, k_pos=pv.pos, n=n, lecture=lecture)
-    pstride = int(pv.pos[1] - pv.pos[0]) if len(pv.pos) > 1 else 1
-    pit_code = cope_snippet(s, part="pitfall", stride=pstride, custom=cl)
-    st.warning(leak_note(s, row), icon=":material/warning:")
-    show_figure(
-        fig.pitfall_figure(pv.right, pv.wrong, **pit),
-        name="cope_pitfall",
-        alt="Positions with the mask before and after the gates.",
-        csv=lambda: panels_csv({"mask before": pv.right, "mask after": pv.wrong}, pv.pos, pv.pos),
-        code=pit_code + "# the figure: pos[:, cols] and pos_wrong[:, cols]\n",
-    )
-    show_figure(
-        fig.pitfall_difference_figure(pv.diff, **pit),
-        name="cope_pitfall_difference",
-        alt="Heatmap of wrong minus right positions.",
-        csv=lambda: matrix_csv(pv.diff, pv.pos, pv.pos),
-        code=pit_code + "# the figure: leak[:, cols]\n",
-    )
-else:
-    st.caption(text.PITFALL_OFF)
+
+
+# A fragment: the pitfall toggle reruns only this section.
+@st.fragment
+def masking_pitfall() -> None:
+    if control("mask_after", where=st.container()):
+        pv = pitfall_view(*args)
+        pit = dict(q_pos=pv.pos, k_pos=pv.pos, n=n, lecture=lecture)
+        pstride = int(pv.pos[1] - pv.pos[0]) if len(pv.pos) > 1 else 1
+        pit_code = cope_snippet(s, part="pitfall", stride=pstride, custom=cl)
+        st.warning(leak_note(s, row), icon=":material/warning:")
+        show_figure(
+            fig.pitfall_figure(pv.right, pv.wrong, **pit),
+            name="cope_pitfall",
+            alt="Positions with the mask before and after the gates.",
+            csv=lambda: panels_csv({"mask before": pv.right, "mask after": pv.wrong}, pv.pos, pv.pos),
+            code=pit_code + "# the figure: pos[:, cols] and pos_wrong[:, cols]\n",
+        )
+        show_figure(
+            fig.pitfall_difference_figure(pv.diff, **pit),
+            name="cope_pitfall_difference",
+            alt="Heatmap of wrong minus right positions.",
+            csv=lambda: matrix_csv(pv.diff, pv.pos, pv.pos),
+            code=pit_code + "# the figure: leak[:, cols]\n",
+        )
+    else:
+        st.caption(text.PITFALL_OFF)
+
+
+masking_pitfall()

@@ -23,35 +23,55 @@ code = skew_snippet(s)
 L, K = view.gather.shape
 
 section("1 · The skew, step by step")
-titles = fig.step_titles(s.variant)
-step = step_through(titles)
-if step <= 4:
-    key = fig.STEP_KEYS[step - 1]
-    matrix = getattr(view.steps, key)
-    show_figure(
-        fig.skew_step_figure(
-            view.steps, view.sources, step, variant=s.variant, seq_len=s.seq_len, colour_by=s.colour, lecture=lecture
-        ),
-        name=f"skew_{s.variant}_step_{step}",
-        alt=f"Heatmap of step {step} of the skew; each cell coloured by where its value came from.",
-        csv=lambda: matrix_csv(matrix, range(matrix.shape[0]), range(matrix.shape[1])),
-        code=code,
+
+
+# A fragment: Previous / Next and the step slider rerun only this section.
+@st.fragment
+def skew_walkthrough() -> None:
+    titles = fig.step_titles(s.variant)
+    step = step_through(titles)
+    if step <= 4:
+        key = fig.STEP_KEYS[step - 1]
+        matrix = getattr(view.steps, key)
+        show_figure(
+            fig.skew_step_figure(
+                view.steps,
+                view.sources,
+                step,
+                variant=s.variant,
+                seq_len=s.seq_len,
+                colour_by=s.colour,
+                lecture=lecture,
+            ),
+            name=f"skew_{s.variant}_step_{step}",
+            alt=f"Heatmap of step {step} of the skew; each cell coloured by where its value came from.",
+            csv=lambda: matrix_csv(matrix, range(matrix.shape[0]), range(matrix.shape[1])),
+            code=code,
+        )
+    else:
+        show_figure(
+            fig.skew_check_figure(
+                view.steps.sliced,
+                view.gather,
+                view.valid,
+                step,
+                variant=s.variant,
+                max_diff=view.max_diff,
+                lecture=lecture,
+            ),
+            name=f"skew_{s.variant}_step_{step}",
+            alt="The skew's result beside the direct gather of every pair's relative embedding.",
+            csv=lambda: matrix_csv(view.steps.sliced, range(L), range(K)),
+            code=code,
+        )
+    st.info(text.STEP_NOTES[step], icon=":material/footprint:")
+    st.caption(
+        f"Largest |skew − gather| on the {int(view.valid.sum()):,} entries the gather defines: "
+        f"{view.max_diff:.2e} (float32 rounding; the two compute the same dot products in another order)."
     )
-else:
-    show_figure(
-        fig.skew_check_figure(
-            view.steps.sliced, view.gather, view.valid, step, variant=s.variant, max_diff=view.max_diff, lecture=lecture
-        ),
-        name=f"skew_{s.variant}_step_{step}",
-        alt="The skew's result beside the direct gather of every pair's relative embedding.",
-        csv=lambda: matrix_csv(view.steps.sliced, range(L), range(K)),
-        code=code,
-    )
-st.info(text.STEP_NOTES[step], icon=":material/footprint:")
-st.caption(
-    f"Largest |skew − gather| on the {int(view.valid.sum()):,} entries the gather defines: "
-    f"{view.max_diff:.2e} (float32 rounding; the two compute the same dot products in another order)."
-)
+
+
+skew_walkthrough()
 
 section("2 · Autoplay")
 if s.seq_len <= fig.MAX_ANIMATION:

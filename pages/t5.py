@@ -63,15 +63,23 @@ show_figure(
 )
 
 section("2 · The bucket pipeline, step by step")
-step = step_through([title for _, title in fig.PIPELINE_STEPS])
-show_figure(
-    fig.pipeline_figure(view.steps, step, num_buckets=s.num_buckets, bidirectional=s.bidirectional, **shown),
-    name=f"t5_step_{step}",
-    alt=f"Heatmap of pipeline step {step}.",
-    csv=lambda: matrix_csv(fig.pipeline_matrix(view.steps, step), ax.q_pos, ax.k_pos),
-    code=t5_snippet(s, part="steps", **strides),
-)
-st.info(step_note(text.STEP_NOTES[step - 1], s, view.max_exact), icon=":material/footprint:")
+
+
+# A fragment: Previous / Next and the step slider rerun only this section.
+@st.fragment
+def pipeline_steps() -> None:
+    step = step_through([title for _, title in fig.PIPELINE_STEPS])
+    show_figure(
+        fig.pipeline_figure(view.steps, step, num_buckets=s.num_buckets, bidirectional=s.bidirectional, **shown),
+        name=f"t5_step_{step}",
+        alt=f"Heatmap of pipeline step {step}.",
+        csv=lambda: matrix_csv(fig.pipeline_matrix(view.steps, step), ax.q_pos, ax.k_pos),
+        code=t5_snippet(s, part="steps", **strides),
+    )
+    st.info(step_note(text.STEP_NOTES[step - 1], s, view.max_exact), icon=":material/footprint:")
+
+
+pipeline_steps()
 
 section("3 · Bucket index of every pair")
 show_figure(
