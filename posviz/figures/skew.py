@@ -148,6 +148,16 @@ def _axes_for(fig: go.Figure, grid: Grid, *, variant: str, center: int, step_ind
         fig.update_xaxes(tickvals=list(range(cols)), ticktext=[str(h) for h in held], title_text=f"column: {word}")
 
 
+def _setup(steps: SkewSteps, sources: SkewSteps, *, variant: str, seq_len: int, colour_by: str):
+    """The four grids, and the colour settings every step shares (the scale of step 1)."""
+    gs = grids(steps, sources, variant)
+    in_cols = gs[0].values.shape[1]
+    center = relative_center(variant, seq_len, in_cols)
+    z0 = _colour(gs[0], in_cols=in_cols, center=center, colour_by=colour_by)
+    kw = dict(in_cols=in_cols, center=center, colour_by=colour_by, zmin=float(np.nanmin(z0)), zmax=float(np.nanmax(z0)))
+    return gs, kw
+
+
 def skew_step_figure(
     steps: SkewSteps,
     sources: SkewSteps,
@@ -159,28 +169,12 @@ def skew_step_figure(
     lecture: bool = False,
 ) -> go.Figure:
     """Step 1-4 of the walk-through: the matrix, coloured by where each cell came from."""
-    gs = grids(steps, sources, variant)
-    in_cols = gs[0].values.shape[1]
-    center = relative_center(variant, seq_len, in_cols)
-    z0 = _colour(gs[0], in_cols=in_cols, center=center, colour_by=colour_by)
+    gs, kw = _setup(steps, sources, variant=variant, seq_len=seq_len, colour_by=colour_by)
     text = seq_len <= MAX_TEXT
     grid = gs[step - 1]
-    fig = go.Figure(
-        [
-            _trace(
-                grid,
-                in_cols=in_cols,
-                center=center,
-                colour_by=colour_by,
-                zmin=float(np.nanmin(z0)),
-                zmax=float(np.nanmax(z0)),
-                text=text,
-            ),
-            _pads(grid, text),
-        ]
-    )
+    fig = go.Figure([_trace(grid, text=text, **kw), _pads(grid, text)])
     fig.update_layout(plot_bgcolor=MASK_COLOR)
-    _axes_for(fig, grid, variant=variant, center=center, step_index=step - 1)
+    _axes_for(fig, grid, variant=variant, center=kw["center"], step_index=step - 1)
     sub = subtitle_lines(
         f"colour: the {COLOUR_BY[colour_by]} (it stays with the value from step to step); grey: a padded zero",
         "numbers: the values" if text else f"values are written in the cells up to L = {MAX_TEXT}; hover for the rest",
@@ -198,11 +192,7 @@ def skew_animation_figure(
     lecture: bool = False,
 ) -> go.Figure:
     """Steps 1-4 as a Plotly animation with Play and a step slider (runs in the browser)."""
-    gs = grids(steps, sources, variant)
-    in_cols = gs[0].values.shape[1]
-    center = relative_center(variant, seq_len, in_cols)
-    z0 = _colour(gs[0], in_cols=in_cols, center=center, colour_by=colour_by)
-    kw = dict(in_cols=in_cols, center=center, colour_by=colour_by, zmin=float(np.nanmin(z0)), zmax=float(np.nanmax(z0)))
+    gs, kw = _setup(steps, sources, variant=variant, seq_len=seq_len, colour_by=colour_by)
     text = seq_len <= MAX_TEXT
     titles = step_titles(variant)
     frames = []
@@ -221,7 +211,7 @@ def skew_animation_figure(
         )
     lk = look(lecture)
     fig = go.Figure(data=frames[0].data, frames=frames)
-    _axes_for(fig, gs[0], variant=variant, center=center, step_index=0)
+    _axes_for(fig, gs[0], variant=variant, center=kw["center"], step_index=0)
     play = dict(frame=dict(duration=1400, redraw=True), transition=dict(duration=0), fromcurrent=True)
     fig.update_layout(
         plot_bgcolor=MASK_COLOR,
