@@ -42,3 +42,12 @@ def test_nothing_unpickles():
         text = path.read_text()
         for pattern in (r"\bimport pickle\b", r"torch\.load\(", r"pickle\.loads?\(", r"weights_only\s*=\s*False"):
             assert not re.search(pattern, text), (path, pattern)
+
+
+def test_every_cache_is_bounded_and_keyed_by_scalars():
+    # Shared by every session of the process: each cache holds a bounded number of entries.
+    for path in SOURCES:
+        text = path.read_text()
+        assert not re.search(r"@st\.cache_(data|resource)\s*$", text, flags=re.M), path
+        for args in re.findall(r"@st\.cache_(?:data|resource)\((.*?)\)\s*\n", text):
+            assert "max_entries=" in args, (path, args)
