@@ -19,7 +19,7 @@ pages = [
     ),
 ]
 page = st.navigation(pages)
-start_run()
+start_run(page.url_path)
 with st.sidebar:
     control("lecture")
 lecture_styles()

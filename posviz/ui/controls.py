@@ -20,6 +20,7 @@ _PENDING = "_posviz_pending"  # key -> value to apply before the widget on the n
 _CORRECTED = "_posviz_corrected"  # keys already corrected once (guards against loops)
 _NOTICES = "_posviz_notices"  # key -> (message, value it was about)
 _HEADER_SHOWN = "_posviz_header_shown"  # this run has drawn the notices already
+_PAGE = "_posviz_page"  # URL path of the page the last run drew
 
 
 def ensure_app_entry() -> None:
@@ -175,9 +176,27 @@ def _rewrite_link(key: str, text: str, *, is_default: bool) -> None:
         return
 
 
-def start_run() -> None:
-    """Called first on every run (``app.py``): no page header drawn yet."""
-    st.session_state[_HEADER_SHOWN] = False
+def start_run(page: str | None = None) -> None:
+    """Called first on every run (``app.py``) with the page's URL path: no page header drawn yet.
+
+    On a move to another page in the same session, the controls forget the last
+    page's values: keys are shared, but their sensible values are not (``seq_len``
+    is 8 on the skew walk-through and 16384 for RoPE's curves), and the page
+    then opens as its own link would. Lecture mode, in the shared sidebar, stays.
+    """
+    state = st.session_state
+    state[_HEADER_SHOWN] = False
+    if page is None:
+        return
+    last = state.get(_PAGE)
+    state[_PAGE] = page
+    if last is not None and last != page:
+        for key in PARAMS:
+            if key != "lecture":
+                state.pop(key, None)
+        state.pop(_NOTICES, None)
+        state.pop(_CORRECTED, None)
+        state.pop(_PENDING, None)
 
 
 def finish_run() -> None:

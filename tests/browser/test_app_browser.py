@@ -451,3 +451,15 @@ def test_cope_hostile_text_is_shown_as_text(app_url, page, page_events, screensh
     assert not page_events.dialogs, page_events.dialogs
     assert_healthy(page, page_events)
     full_page_screenshot(page, screenshots / "cope_hostile_text.png")
+
+
+def test_moving_to_another_page_starts_from_its_own_defaults(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/skew?seq_len=12", charts=SKEW_CHARTS)
+    page.locator(NAV_LINK, has_text="RoPE").click()
+    page.wait_for_function("() => location.pathname.endsWith('/rope')", timeout=RENDER_TIMEOUT_MS)
+    wait_idle(page)
+    wait_charts(page)
+    box = page.locator(f"{SIDEBAR} input[aria-label='Sequence length seq_len']")
+    assert box.input_value() == "16384"
+    assert "seq_len" not in query(page)
+    assert_healthy(page, page_events)
