@@ -12,7 +12,9 @@ from posviz.ui.texts import alibi as text
 
 s = alibi_controls()
 lecture = lecture_mode()
-page_header("ALiBi: attention with linear biases", "Press et al. 2022 · a fixed penalty −m·(i − j) per head, no embedding")
+page_header(
+    "ALiBi: attention with linear biases", "Press et al. 2022 · a fixed penalty −m·(i − j) per head, no embedding"
+)
 prose(text.INTRO, label="What ALiBi does")
 st.latex(r"\text{logit}_{h,ij} = \frac{q_i\cdot k_j}{\sqrt d} - m_h\,(i - j),\qquad m_h = 2^{-8h/n}")
 

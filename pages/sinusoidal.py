@@ -21,9 +21,7 @@ s = sinusoidal_controls()
 lecture = lecture_mode()
 page_header("Sinusoidal positions", "Vaswani et al. 2017 · fixed sin/cos of the position, added to each token")
 prose(text.INTRO, label="What the sinusoidal encoding does")
-st.latex(
-    r"PE(p, 2k) = \sin(p\,\theta_k),\quad PE(p, 2k+1) = \cos(p\,\theta_k),\quad \theta_k = \text{base}^{-2k/d}"
-)
+st.latex(r"PE(p, 2k) = \sin(p\,\theta_k),\quad PE(p, 2k+1) = \cos(p\,\theta_k),\quad \theta_k = \text{base}^{-2k/d}")
 
 tv = table_view(s.seq_len, s.dim, s.base, s.layout)
 table_code = sinusoidal_snippet(s, part="table", stride=table_stride(s.seq_len))
@@ -31,7 +29,9 @@ table_code = sinusoidal_snippet(s, part="table", stride=table_stride(s.seq_len))
 section("1 · The table")
 prose(text.TABLE)
 show_figure(
-    fig.table_figure(tv.table, positions=tv.positions, seq_len=s.seq_len, layout=s.layout, base=s.base, lecture=lecture),
+    fig.table_figure(
+        tv.table, positions=tv.positions, seq_len=s.seq_len, layout=s.layout, base=s.base, lecture=lecture
+    ),
     name=f"sinusoidal_table_{s.layout}",
     alt="Heatmap of the sinusoidal table: position down, component across.",
     csv=lambda: matrix_csv(tv.table, tv.positions, range(s.dim)),
@@ -91,7 +91,9 @@ section("5 · For contrast: a learned absolute table")
 prose(text.LEARNED)
 lv = learned_view(s.learned_len, s.dim, s.base, s.seed)
 show_figure(
-    fig.learned_figure(lv.sinusoidal_cos, lv.learned_cos, positions=lv.positions, seq_len=s.learned_len, lecture=lecture),
+    fig.learned_figure(
+        lv.sinusoidal_cos, lv.learned_cos, positions=lv.positions, seq_len=s.learned_len, lecture=lecture
+    ),
     name="sinusoidal_learned",
     alt="Cosine similarity of position vectors: sinusoidal with diagonal bands, learned with noise.",
     csv=lambda: panels_csv({"sinusoidal": lv.sinusoidal_cos, "learned": lv.learned_cos}, lv.positions, lv.positions),

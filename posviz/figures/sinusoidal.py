@@ -19,7 +19,10 @@ from posviz.figures.common import (
     subtitle_lines,
 )
 
-LAYOUT_NAMES = {"interleaved": "interleaved [sin₀, cos₀, sin₁, cos₁, …]", "concat": "concat [sin₀, sin₁, …, cos₀, cos₁, …]"}
+LAYOUT_NAMES = {
+    "interleaved": "interleaved [sin₀, cos₀, sin₁, cos₁, …]",
+    "concat": "concat [sin₀, sin₁, …, cos₀, cos₁, …]",
+}
 WAVE_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 
 
@@ -64,9 +67,7 @@ def table_figure(table, *, positions, seq_len: int, layout: str, base: float, le
     )
 
 
-def waves_figure(
-    positions, values, *, components, labels: list[str], seq_len: int, lecture: bool = False
-) -> go.Figure:
+def waves_figure(positions, values, *, components, labels: list[str], seq_len: int, lecture: bool = False) -> go.Figure:
     """Chosen components as waves against position.
 
     Args:

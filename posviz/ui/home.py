@@ -15,7 +15,13 @@ DIM = 4
 
 SCHEMES = [
     ("none", "—", "—", "nothing: attention sees a set", None),
-    ("sinusoidal", "Vaswani et al. 2017", "absolute, fixed", "sin/cos of the position added to each token", "sinusoidal"),
+    (
+        "sinusoidal",
+        "Vaswani et al. 2017",
+        "absolute, fixed",
+        "sin/cos of the position added to each token",
+        "sinusoidal",
+    ),
     ("learned absolute", "BERT, GPT", "absolute, learned", "a learned vector per position added to each token", None),
     ("Shaw relative", "Shaw et al. 2018", "relative, learned", "a learned vector per clipped distance, in q·k", "shaw"),
     ("Music Transformer skew", "Huang et al. 2018", "relative, learned", "Shaw's term in O(L d) memory", "skew"),

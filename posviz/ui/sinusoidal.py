@@ -129,7 +129,9 @@ def similarity_view(seq_len: int, dim: int, base: float, layout: str) -> Similar
     measured, gap = {}, 0.0
     for p in sorted({0, (seq_len - 1) // 3}):
         ok = p + r <= seq_len - 1
-        ends = sinusoidal_table(torch.cat([torch.tensor([p]), p + r]), dim, base=base, layout=layout, dtype=torch.float64)
+        ends = sinusoidal_table(
+            torch.cat([torch.tensor([p]), p + r]), dim, base=base, layout=layout, dtype=torch.float64
+        )
         dots = ends[1:] @ ends[0]  # (r,)
         gap = max(gap, float((dots - closed)[ok].abs().max())) if ok.any() else gap
         measured[f"measured from p = {p}"] = torch.where(ok, dots, torch.nan).numpy()
