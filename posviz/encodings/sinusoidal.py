@@ -81,11 +81,9 @@ def sinusoidal_table(
     inv_freq = sinusoidal_inv_freq(dim, base=base)  # (dim/2,)
     angles = positions.to(torch.float64)[:, None] * inv_freq[None, :]  # (n, dim/2)
     sin, cos = torch.sin(angles), torch.cos(angles)
-    if layout == "interleaved":
-        table = torch.stack([sin, cos], dim=-1).flatten(-2)  # (n, dim/2, 2) -> (n, dim)
-    else:
-        table = torch.cat([sin, cos], dim=-1)  # (n, dim)
-    return table.to(dtype)
+    if layout == "concat":
+        return torch.cat([sin, cos], dim=-1).to(dtype)  # (n, dim): every sin, then every cos
+    return torch.stack([sin, cos], dim=-1).flatten(-2).to(dtype)  # (n, dim/2, 2) -> (n, dim)
 
 
 def concat_permutation(dim: int) -> torch.Tensor:
@@ -112,7 +110,11 @@ def sinusoidal_similarity(distances: torch.Tensor, dim: int, *, base: float = 10
 
 
 def sinusoidal_wavelengths(dim: int, *, base: float = 10000.0) -> torch.Tensor:
-    """``2 pi / theta_k``: tokens per full period of each pair. Returns (dim/2,) float64, from 2 pi to about 2 pi base."""
+    """``2 pi / theta_k``: tokens per full period of each pair.
+
+    Returns:
+        (dim/2,) float64, from 2 pi to about 2 pi base.
+    """
     return 2 * math.pi / sinusoidal_inv_freq(dim, base=base)
 
 

@@ -24,7 +24,10 @@ def get_slopes(n):
     if math.log2(n).is_integer():
         return get_slopes_power_of_2(n)
     closest_power_of_2 = 2 ** math.floor(math.log2(n))
-    return get_slopes_power_of_2(closest_power_of_2) + get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
+    return (
+        get_slopes_power_of_2(closest_power_of_2)
+        + get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
+    )
 '''
 
 

@@ -14,6 +14,8 @@ from posviz.encodings.attention import attention_weights
 from posviz.encodings.positions import display_positions
 from posviz.encodings.rope import (
     LAYOUTS as ROPE_LAYOUTS,
+)
+from posviz.encodings.rope import (
     METHODS,
     apply_rope,
     freqs_cis,
