@@ -114,7 +114,7 @@ def similarity_figure(sim, *, positions, seq_len: int, dim: int, lecture: bool =
         q_len=seq_len,
         k_len=seq_len,
         title="Similarity PE_i · PE_j: constant along each diagonal j − i",
-        subtitle=f"the diagonal is |PE|² = d/2 = {dim // 2}; the same in both layouts (a permutation keeps dot products)",  # noqa: E501
+        subtitle=f"the diagonal is |PE|² = d/2 = {dim // 2}; the same in both layouts (a permutation keeps dots)",
         value_name="PE_i · PE_j",
         palette="diverging",
         lecture=lecture,

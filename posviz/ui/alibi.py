@@ -47,10 +47,11 @@ def shown_heads(heads: int, count: int) -> np.ndarray:
 
 
 def curve_distances(seq_len: int) -> np.ndarray:
-    last = max(seq_len - 1, 1)
+    """Every distance up to 128, then log-spaced up to ``seq_len - 1`` (just 0 for one token)."""
+    last = seq_len - 1
     dense = np.arange(0, min(DENSE, last) + 1)
-    far = np.unique(np.round(np.geomspace(1, last, CURVE_POINTS)).astype(np.int64))
-    return np.union1d(dense, far[far <= seq_len - 1]).astype(np.int64)
+    far = np.unique(np.round(np.geomspace(1, max(last, 1), CURVE_POINTS)).astype(np.int64))
+    return np.union1d(dense, far[far <= last]).astype(np.int64)
 
 
 @dataclass(frozen=True)
