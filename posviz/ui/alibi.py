@@ -23,7 +23,7 @@ from posviz.ui.controls import control
 MAX_HEADS = 128
 MAX_SEQ_LEN = 131072
 GRID_HEADS = 16  # panels of the bias grid
-GRID_POINTS = 48  # per axis of each panel
+GRID_POINTS = 40  # per axis of each panel
 CURVE_HEADS = 12  # lines of the receptive-field figure
 DENSE, CURVE_POINTS = 128, 400
 CACHE = 32
