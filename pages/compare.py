@@ -4,7 +4,7 @@ import streamlit as st
 
 from posviz.figures import compare as fig
 from posviz.ui.chrome import page_header, prose, section
-from posviz.ui.compare import compare_controls, compare_view, page_links
+from posviz.ui.compare import compare_controls, compare_view, link_markdown
 from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import columns_csv, panels_csv, show_figure
 from posviz.ui.texts import compare as text
@@ -56,5 +56,4 @@ prose(text.TABLE)
 st.dataframe(v.table, hide_index=True)
 
 section("4 · Each scheme's own page, with these settings")
-for name, page, params in page_links(s):
-    st.page_link(page, label=f"{name}: open its page", icon=":material/arrow_forward:", query_params=params)
+st.markdown(link_markdown(s))

@@ -13,6 +13,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
@@ -261,21 +262,36 @@ def properties(s: CompareSettings, seconds: list[float], nbytes: list[int]) -> p
 
 
 def page_links(s: CompareSettings) -> list[tuple[str, str, dict[str, str]]]:
-    """``(scheme, page file, query params)``: each scheme's own page with the shared settings in the link."""
+    """``(scheme, url path, query params)``: each scheme's own page with the shared settings in the link."""
     seq = str(s.seq_len)
     common = {"dim": str(s.dim), "seed": str(s.seed)}
     sinus = {"seq_len": seq, "base": f"{s.base:g}", **common}
     return [
-        ("none", "pages/home.py", {}),
-        ("sinusoidal", "pages/sinusoidal.py", sinus),
-        ("learned absolute", "pages/sinusoidal.py", sinus),
+        ("none", "", {}),
+        ("sinusoidal", "sinusoidal", sinus),
+        ("learned absolute", "sinusoidal", sinus),
         (
             "T5",
-            "pages/t5.py",
+            "t5",
             {"q_len": seq, "k_len": seq, "seed": str(s.seed), "bidirectional": str(not s.causal).lower()},
         ),
-        ("Shaw", "pages/shaw.py", {"q_len": seq, "k_len": seq, **common}),
-        ("ALiBi", "pages/alibi.py", {"seq_len": seq, "heads": str(ALIBI_HEADS), "causal": str(s.causal).lower()}),
-        ("RoPE", "pages/rope.py", {"seq_len": seq, "base": f"{s.base:g}", **common}),
-        ("CoPE", "pages/cope.py", {"mode": "random", "npos_max": str(COPE_NPOS), **common}),
+        ("Shaw", "shaw", {"q_len": seq, "k_len": seq, **common}),
+        ("ALiBi", "alibi", {"seq_len": seq, "heads": str(ALIBI_HEADS), "causal": str(s.causal).lower()}),
+        ("RoPE", "rope", {"seq_len": seq, "base": f"{s.base:g}", **common}),
+        ("CoPE", "cope", {"mode": "random", "npos_max": str(COPE_NPOS), **common}),
     ]
+
+
+def link_markdown(s: CompareSettings) -> str:
+    """A markdown list of links, one per scheme, to its page with these settings (they open in a new tab).
+
+    Built from numbers and fixed names only, never from user text. ``st.page_link`` with
+    ``query_params`` switches pages inside the session and, with URL-bound widgets, loses the
+    parameters on the way (Streamlit 1.67); a plain link opens the page as a shared link would.
+    """
+    lines = []
+    for name, path, params in page_links(s):
+        url = (path or "./") + ("?" + urlencode(params) if params else "")
+        what = "the home page: why attention needs position" if not path else f"the {name} page with these settings"
+        lines.append(f"- **{name}**: [{what}]({url})")
+    return "\n".join(lines)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs
+import re
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -30,28 +31,44 @@ def test_defaults_render(default):
     assert [a["text"] for a in grid.spec["layout"]["annotations"]][:8] == list(SCHEMES)
 
 
+def _links(at) -> dict[str, str]:
+    """Scheme -> the URL of its link on the page."""
+    text = next(m.value for m in at.markdown if "**RoPE**" in m.value)
+    return dict(re.findall(r"- \*\*(.+?)\*\*: \[[^\]]+\]\(([^)]+)\)", text))
+
+
 def test_links_carry_the_shared_settings():
     at = open_compare(seq_len="16", dim="32", seed="5", causal="false")
     assert_healthy(at)
-    links = {link.proto.label.split(":")[0]: link.proto for link in at.get("page_link")}
+    links = _links(at)
     assert set(links) == set(SCHEMES)
-    rope = parse_qs(links["RoPE"].query_string)
+    rope = parse_qs(urlparse(links["RoPE"]).query)
+    assert urlparse(links["RoPE"]).path == "rope"
     assert rope["seq_len"] == ["16"] and rope["dim"] == ["32"] and rope["seed"] == ["5"]
-    t5 = parse_qs(links["T5"].query_string)
+    t5 = parse_qs(urlparse(links["T5"]).query)
     assert t5["q_len"] == ["16"] and t5["bidirectional"] == ["true"]
-    assert parse_qs(links["ALiBi"].query_string)["causal"] == ["false"]
+    assert parse_qs(urlparse(links["ALiBi"]).query)["causal"] == ["false"]
 
 
 @pytest.mark.parametrize(
-    ("page", "scheme"), [("pages/rope.py", "RoPE"), ("pages/shaw.py", "Shaw"), ("pages/alibi.py", "ALiBi")]
+    ("page", "scheme"),
+    [
+        ("pages/rope.py", "RoPE"),
+        ("pages/shaw.py", "Shaw"),
+        ("pages/alibi.py", "ALiBi"),
+        ("pages/t5.py", "T5"),
+        ("pages/sinusoidal.py", "sinusoidal"),
+        ("pages/cope.py", "CoPE"),
+    ],
 )
 def test_each_link_opens_its_page_cleanly(page, scheme):
     at = open_compare(seq_len="16", dim="32", seed="5")
-    link = next(link.proto for link in at.get("page_link") if link.proto.label.startswith(scheme))
-    params = {k: v[0] for k, v in parse_qs(link.query_string).items()}
+    params = {k: v[0] for k, v in parse_qs(urlparse(_links(at)[scheme]).query).items()}
     target = open_page(page, **params)
     assert_healthy(target)
     assert not warnings(target), warnings(target)
+    for key, value in params.items():
+        assert str(value_of(target, key)).lower() in (value.lower(), value + ".0"), key
 
 
 @pytest.mark.parametrize(

@@ -504,12 +504,13 @@ def test_compare_renders_and_links_carry_the_settings(app_url, page, page_events
     _all_charts_drawn(page, COMPARE_CHARTS)
     assert_healthy(page, page_events)
     full_page_screenshot(page, screenshots / "compare.png")
-    link = page.locator(f"{MAIN} a").filter(has_text="RoPE: open its page")
+    link = page.locator(f"{MAIN} a").filter(has_text="the RoPE page with these settings")
     assert link.count() == 1
-    link.click()
-    wait_idle(page)
-    wait_charts(page, ROPE_CHARTS)
-    href = page.evaluate("location.href")
+    href = link.evaluate("a => a.href")  # absolute, resolved by the browser
     params = parse_qs(urlparse(href).query)
-    assert "/rope" in href and params.get("seq_len") == ["24"] and params.get("dim") == ["32"], href
+    assert urlparse(href).path.endswith("/rope") and params.get("seq_len") == ["24"], href
+    open_page(page, href, charts=ROPE_CHARTS)
+    assert page.locator(f"{SIDEBAR} input[aria-label='Sequence length seq_len']").input_value() == "24"
+    assert page.locator(f"{SIDEBAR} input[aria-label='Dimension dim']").input_value() == "32"
+    assert query(page).get("dim") == ["32"]
     assert_healthy(page, page_events)
