@@ -178,6 +178,7 @@ def compare_view(seq_len: int, dim: int, base: float, seed: int, causal: bool) -
     terms, weights, seconds, nbytes = [], [], [], []
     for name in SCHEMES:
         runner = RUNNERS[name]
+        runner(t)  # warm-up: first-call costs (kernels, allocator) are not the scheme's
         times = []
         for _ in range(REPEATS):
             start = time.perf_counter()
@@ -292,6 +293,10 @@ def link_markdown(s: CompareSettings) -> str:
     lines = []
     for name, path, params in page_links(s):
         url = (path or "./") + ("?" + urlencode(params) if params else "")
-        what = "the home page: why attention needs position" if not path else f"the {name} page with these settings"
+        what = f"the {name} page with these settings"
+        if not path:
+            what = "the home page: why attention needs position"
+        elif name == "learned absolute":
+            what = "the sinusoidal page (section 5) with these settings"
         lines.append(f"- **{name}**: [{what}]({url})")
     return "\n".join(lines)
