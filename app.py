@@ -17,6 +17,9 @@ pages = [
     st.Page(
         "pages/cope.py", title="CoPE contextual positions", icon=":material/format_list_numbered:", url_path="cope"
     ),
+    st.Page("pages/sinusoidal.py", title="Sinusoidal positions", icon=":material/waves:", url_path="sinusoidal"),
+    st.Page("pages/alibi.py", title="ALiBi linear biases", icon=":material/trending_down:", url_path="alibi"),
+    st.Page("pages/compare.py", title="Compare every scheme", icon=":material/compare:", url_path="compare"),
 ]
 page = st.navigation(pages)
 start_run(page.url_path)

@@ -203,6 +203,43 @@ def cope_page() -> Bench:
     return Bench(compute, page_render("pages/cope.py", lambda n: {"text": cope_text(n), "mask_after": "true"}))
 
 
+def sinusoidal_page() -> Bench:
+    """The sinusoidal page (``pages/sinusoidal.py``) at its default settings with seq_len = L."""
+    from posviz.ui import sinusoidal as ui
+    from posviz.ui.sinusoidal_snippets import SinusoidalSettings
+
+    def compute(length: int) -> None:
+        s = SinusoidalSettings(seq_len=length)
+        uncached(ui.table_view)(s.seq_len, s.dim, s.base, s.layout)
+        uncached(ui.similarity_view)(s.seq_len, s.dim, s.base, s.layout)
+        uncached(ui.learned_view)(s.learned_len, s.dim, s.base, s.seed)
+
+    return Bench(compute, page_render("pages/sinusoidal.py", lambda n: {"seq_len": str(n)}))
+
+
+def alibi_page() -> Bench:
+    """The ALiBi page (``pages/alibi.py``) with seq_len = L and 128 heads (its largest count)."""
+    from posviz.ui import alibi as ui
+
+    def compute(length: int) -> None:
+        uncached(ui.slopes_view)(128)
+        uncached(ui.bias_view)(128, length, True)
+        uncached(ui.receptive_view)(128, length)
+
+    return Bench(compute, page_render("pages/alibi.py", lambda n: {"seq_len": str(n), "heads": "128"}))
+
+
+def compare_page() -> Bench:
+    """The compare page (``pages/compare.py``) with seq_len = L (at most 64) and its default dim."""
+    from posviz.ui import compare as ui
+
+    def compute(length: int) -> None:
+        s = ui.CompareSettings(seq_len=length)
+        uncached(ui.compare_view)(s.seq_len, s.dim, s.base, s.seed, s.causal)
+
+    return Bench(compute, page_render("pages/compare.py", lambda n: {"seq_len": str(n)}))
+
+
 def naive_seed() -> Bench:
     """The seeds' way at the T5 defaults: every one of the L x L cells, one full heatmap."""
     import torch
@@ -233,6 +270,9 @@ REGISTRY: dict[str, Entry] = {
     "posviz_skew": Entry(skew_page, lengths=(64, 512), quick=(64,)),
     "shaw_R_memory": Entry(shaw_relations_memory, lengths=(1024, 2048, 4096), quick=(256,)),
     "skew_Er_memory": Entry(skew_er_memory, lengths=(1024, 2048, 4096), quick=(256,)),
+    "posviz_sinusoidal": Entry(sinusoidal_page, lengths=(512, 131072), quick=(512,)),
+    "posviz_alibi": Entry(alibi_page, lengths=(512, 131072), quick=(512,)),
+    "posviz_compare": Entry(compare_page, lengths=(32, 64), quick=(32,)),
 }
 
 

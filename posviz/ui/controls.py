@@ -91,6 +91,7 @@ def control(
     max_value: float | None = None,
     default: Any = None,
     where: Any = None,
+    options: tuple[str, ...] | None = None,
 ) -> Any:
     """Render the URL-bound widget for ``key`` and return its validated value.
 
@@ -101,9 +102,17 @@ def control(
         default: this page's default when it differs from the definition's
             (``seq_len`` is 8 on the skew walk-through, 4096 for RoPE curves).
         where: container to draw into; the sidebar by default.
+        options: this page's choices when it offers fewer than the definition
+            (``layout`` is ``interleaved``/``half`` for RoPE, ``interleaved``/
+            ``concat`` for sinusoidal); a link value outside them falls back
+            with a notice.
     """
     ensure_app_entry()
-    p = PARAMS[key] if default is None else replace(PARAMS[key], default=default)
+    p = PARAMS[key]
+    if options is not None:
+        p = replace(p, options=tuple(options), default=p.default if p.default in options else options[0])
+    if default is not None:
+        p = replace(p, default=default)
     where = st.sidebar if where is None else where
     state = st.session_state
     pending = state.setdefault(_PENDING, {})

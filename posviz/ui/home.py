@@ -15,13 +15,19 @@ DIM = 4
 
 SCHEMES = [
     ("none", "—", "—", "nothing: attention sees a set", None),
-    ("sinusoidal", "Vaswani et al. 2017", "absolute, fixed", "sin/cos of the position added to each token", None),
+    (
+        "sinusoidal",
+        "Vaswani et al. 2017",
+        "absolute, fixed",
+        "sin/cos of the position added to each token",
+        "sinusoidal",
+    ),
     ("learned absolute", "BERT, GPT", "absolute, learned", "a learned vector per position added to each token", None),
     ("Shaw relative", "Shaw et al. 2018", "relative, learned", "a learned vector per clipped distance, in q·k", "shaw"),
     ("Music Transformer skew", "Huang et al. 2018", "relative, learned", "Shaw's term in O(L d) memory", "skew"),
     ("T5 bias", "Raffel et al. 2020", "relative, learned", "a learned scalar per head and distance bucket", "t5"),
     ("RoPE", "Su et al. 2021", "relative, fixed", "rotates q and k by angles proportional to position", "rope"),
-    ("ALiBi", "Press et al. 2022", "relative, fixed", "a linear penalty −m·(i − j) per head on the logits", None),
+    ("ALiBi", "Press et al. 2022", "relative, fixed", "a linear penalty −m·(i − j) per head on the logits", "alibi"),
     (
         "CoPE",
         "Golovneva et al. 2024",

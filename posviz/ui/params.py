@@ -282,12 +282,13 @@ PARAMS: dict[str, Param] = {
             "choice",
             "interleaved",
             "radio",
-            options=("interleaved", "half"),
+            options=("interleaved", "half", "concat"),
             option_labels={
-                "interleaved": "pairs (x[2k], x[2k+1]): Meta LLaMA",
+                "interleaved": "pairs (x[2k], x[2k+1]): the papers, Meta LLaMA",
                 "half": "pairs (x[k], x[k+d/2]): GPT-NeoX, Hugging Face",
+                "concat": "[sin | cos]: tensor2tensor, fairseq, Transformer-XL",
             },
-            help="Which components form a rotated pair.",
+            help="Which components form a pair (RoPE: interleaved or half; sinusoidal: interleaved or concat).",
         ),
         Param(
             "method",
@@ -489,6 +490,15 @@ PARAMS: dict[str, Param] = {
             False,
             "toggle",
             help="The pitfall: gates of future keys are summed into every position before the mask.",
+        ),
+        # Sinusoidal, ALiBi and compare pages
+        Param(
+            "causal",
+            "Causal (decoder)",
+            "bool",
+            True,
+            "toggle",
+            help="On: each query sees keys j <= i, bias -m (i - j). Off: every key, symmetric bias -m |i - j|.",
         ),
     ]
 }

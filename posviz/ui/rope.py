@@ -13,6 +13,9 @@ import torch
 from posviz.encodings.attention import attention_weights
 from posviz.encodings.positions import display_positions
 from posviz.encodings.rope import (
+    LAYOUTS as ROPE_LAYOUTS,
+)
+from posviz.encodings.rope import (
     METHODS,
     apply_rope,
     freqs_cis,
@@ -53,7 +56,7 @@ def rope_controls() -> RopeSettings:
     values = dict(
         dim=control("dim", default=defaults.dim),
         base=control("base"),
-        layout=control("layout"),
+        layout=control("layout", options=ROPE_LAYOUTS),
         m=control("m"),
         n=control("n"),
         seq_len=control("seq_len", default=defaults.seq_len),

@@ -69,6 +69,8 @@ WIDGETS = {
     "query": "slider",
     "key": "slider",
     "mask_after": "toggle",
+    # sinusoidal, ALiBi and compare pages
+    "causal": "toggle",
 }
 
 
@@ -196,3 +198,15 @@ def chart(at: AppTest, key_prefix: str) -> Chart:
 def t5_default() -> AppTest:
     """The T5 page at its defaults, shared by read-only checks in one module."""
     return open_t5()
+
+
+def open_sinusoidal(**params: str | list[str]) -> AppTest:
+    return open_page("pages/sinusoidal.py", **params)
+
+
+def open_alibi(**params: str | list[str]) -> AppTest:
+    return open_page("pages/alibi.py", **params)
+
+
+def open_compare(**params: str | list[str]) -> AppTest:
+    return open_page("pages/compare.py", **params)

@@ -462,4 +462,66 @@ def test_moving_to_another_page_starts_from_its_own_defaults(app_url, page, page
     box = page.locator(f"{SIDEBAR} input[aria-label='Sequence length seq_len']")
     assert box.input_value() == "16384"
     assert "seq_len" not in query(page)
+
+
+# ---------------------------------------------------------------- sinusoidal, ALiBi, compare
+
+SINUSOIDAL_CHARTS = 6
+ALIBI_CHARTS = 4
+COMPARE_CHARTS = 4
+
+
+def _all_charts_drawn(page, count: int) -> None:
+    prints = chart_fingerprints(page)
+    assert len(prints) == count, [p["key"] for p in prints]
+    assert not [p["key"] for p in prints if not p["title"].strip()], "charts without a title"
+    assert not [p["key"] for p in prints if p["traces"] == 0 or p["count"] + abs(p["hash"]) == 0], "empty charts"
+
+
+def test_sinusoidal_renders_and_refuses_a_rope_layout(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/sinusoidal", charts=SINUSOIDAL_CHARTS)
+    assert_navigation_app(page)
+    _all_charts_drawn(page, SINUSOIDAL_CHARTS)
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "sinusoidal.png")
+    open_page(page, f"{app_url}/sinusoidal?layout=half&seq_len=131072&dim=abc", charts=SINUSOIDAL_CHARTS)
+    alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
+    for key in ("layout", "dim"):
+        assert any(f"{key}=" in a for a in alerts), f"no notice mentions {key}: {alerts}"
+    assert query(page).get("seq_len") == ["131072"]
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "sinusoidal_huge_bad_layout.png")
+
+
+def test_alibi_renders_with_any_head_count(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/alibi?heads=12&causal=false", charts=ALIBI_CHARTS)
+    assert_navigation_app(page)
+    _all_charts_drawn(page, ALIBI_CHARTS)
+    titles = [p["title"] for p in chart_fingerprints(page)]
+    assert any("symmetric" in t for t in titles), titles
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "alibi_12_heads.png")
+    open_page(page, f"{app_url}/alibi?heads=129&causal=%3Cscript%3E", charts=ALIBI_CHARTS)
+    alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
+    for key in ("heads", "causal"):
+        assert any(f"{key}=" in a for a in alerts), f"no notice mentions {key}: {alerts}"
+    assert page.locator(f"{MAIN} script").count() == 0
+    assert_healthy(page, page_events)
+
+
+def test_compare_renders_and_links_carry_the_settings(app_url, page, page_events, screenshots):
+    open_page(page, f"{app_url}/compare?seq_len=24&dim=32&seed=3", charts=COMPARE_CHARTS)
+    assert_navigation_app(page)
+    _all_charts_drawn(page, COMPARE_CHARTS)
+    assert_healthy(page, page_events)
+    full_page_screenshot(page, screenshots / "compare.png")
+    link = page.locator(f"{MAIN} a").filter(has_text="the RoPE page with these settings")
+    assert link.count() == 1
+    href = link.evaluate("a => a.href")  # absolute, resolved by the browser
+    params = parse_qs(urlparse(href).query)
+    assert urlparse(href).path.endswith("/rope") and params.get("seq_len") == ["24"], href
+    open_page(page, href, charts=ROPE_CHARTS)
+    assert page.locator(f"{SIDEBAR} input[aria-label='Sequence length seq_len']").input_value() == "24"
+    assert page.locator(f"{SIDEBAR} input[aria-label='Dimension dim']").input_value() == "32"
+    assert query(page).get("dim") == ["32"]
     assert_healthy(page, page_events)

@@ -1,0 +1,139 @@
+"""Sinusoidal absolute positions (Vaswani et al. 2017, "Attention Is All You
+Need", section 3.5) and, for contrast, a learned absolute table (BERT, GPT).
+
+``PE(p, 2k) = sin(p theta_k)``, ``PE(p, 2k + 1) = cos(p theta_k)`` with
+``theta_k = base ** (-2k / dim)``, added to the token embeddings. Two layouts:
+    interleaved   ``[sin_0, cos_0, sin_1, cos_1, ...]``: the paper
+    concat        ``[sin_0, sin_1, ..., cos_0, cos_1, ...]``: Transformer-XL
+                  (tensor2tensor and fairseq also space the frequencies with
+                  ``dim/2 - 1`` instead of ``dim/2``)
+They are a fixed permutation of each other (:func:`concat_permutation`).
+
+Since ``sin a sin b + cos a cos b = cos(a - b)``, ``PE(p) . PE(p + r) =
+sum_k cos(r theta_k)`` depends on ``r`` only, and ``|PE(p)|^2 = dim / 2``.
+Angles are computed in float64, so phases stay exact at large positions.
+
+Notation: ``p`` position; ``k`` frequency index ``0 .. dim/2 - 1``; ``r`` distance.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+LAYOUTS = ("interleaved", "concat")
+LEARNED_STD = 0.02  # BERT's and GPT-2's initializer_range: nn.Embedding weights ~ N(0, 0.02^2)
+
+
+def check_dim(dim: int) -> None:
+    if isinstance(dim, bool) or not isinstance(dim, int) or dim < 2 or dim % 2:
+        raise ValueError(f"sin and cos come in pairs: dim must be an even whole number of at least 2, got {dim!r}.")
+
+
+def check_base(base: float) -> None:
+    if not math.isfinite(base) or base <= 1:
+        raise ValueError(
+            f"base must be a finite number greater than 1, got {base}: with base <= 1 the frequencies do not "
+            "fall from first to last (the paper uses 10000)."
+        )
+
+
+def check_layout(layout: str) -> None:
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}.")
+
+
+def sinusoidal_inv_freq(dim: int, *, base: float = 10000.0) -> torch.Tensor:
+    """Angular frequency of each sin/cos pair, ``theta_k = base ** (-2k / dim)``.
+
+    Returns:
+        (dim/2,) float64, from 1 (k = 0) down to ``base ** (-(dim - 2) / dim)``.
+    """
+    check_dim(dim)
+    check_base(base)
+    return 1.0 / base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
+
+
+def sinusoidal_table(
+    positions: torch.Tensor,
+    dim: int,
+    *,
+    base: float = 10000.0,
+    layout: str = "interleaved",
+    dtype: torch.dtype = torch.float32,
+) -> torch.Tensor:
+    """The sinusoidal encoding of each position.
+
+    Args:
+        positions: (n,) positions (integers or floats).
+        dim: even model dimension.
+        base: 10000 in the paper.
+        layout: ``"interleaved"`` (sin at even, cos at odd components) or
+            ``"concat"`` (every sin, then every cos).
+
+    Returns:
+        (n, dim) ``dtype`` in ``[-1, 1]``; each row has norm ``sqrt(dim / 2)``.
+    """
+    check_layout(layout)
+    if positions.dim() != 1:
+        raise ValueError(f"positions must be 1-D (n,), got shape {tuple(positions.shape)}.")
+    inv_freq = sinusoidal_inv_freq(dim, base=base)  # (dim/2,)
+    angles = positions.to(torch.float64)[:, None] * inv_freq[None, :]  # (n, dim/2)
+    sin, cos = torch.sin(angles), torch.cos(angles)
+    if layout == "concat":
+        return torch.cat([sin, cos], dim=-1).to(dtype)  # (n, dim): every sin, then every cos
+    return torch.stack([sin, cos], dim=-1).flatten(-2).to(dtype)  # (n, dim/2, 2) -> (n, dim)
+
+
+def concat_permutation(dim: int) -> torch.Tensor:
+    """``perm`` with ``table_concat == table_interleaved[:, perm]``.
+
+    Returns:
+        (dim,) int64, ``[0, 2, ..., dim - 2, 1, 3, ..., dim - 1]``: every sin, then every cos.
+    """
+    check_dim(dim)
+    return torch.cat([torch.arange(0, dim, 2), torch.arange(1, dim, 2)])
+
+
+def sinusoidal_similarity(distances: torch.Tensor, dim: int, *, base: float = 10000.0) -> torch.Tensor:
+    """``PE(p) . PE(p + r)`` in closed form, ``sum_k cos(r theta_k)``: the same for every ``p`` and both layouts.
+
+    Args:
+        distances: (r,) distances (any sign: the profile is even).
+
+    Returns:
+        (r,) float64, ``dim / 2`` at ``r = 0``.
+    """
+    inv_freq = sinusoidal_inv_freq(dim, base=base)  # (dim/2,)
+    return torch.cos(distances.to(torch.float64)[:, None] * inv_freq[None, :]).sum(-1)  # (r,)
+
+
+def sinusoidal_wavelengths(dim: int, *, base: float = 10000.0) -> torch.Tensor:
+    """``2 pi / theta_k``: tokens per full period of each pair.
+
+    Returns:
+        (dim/2,) float64, from 2 pi to about 2 pi base.
+    """
+    return 2 * math.pi / sinusoidal_inv_freq(dim, base=base)
+
+
+def learned_table(
+    num_positions: int, dim: int, *, generator: torch.Generator, std: float = LEARNED_STD
+) -> torch.Tensor:
+    """A learned absolute table as at initialisation (BERT ``position_embeddings``, GPT-2 ``wpe``).
+
+    Both initialise ``nn.Embedding(max_position_embeddings, hidden_size)`` from
+    ``N(0, initializer_range^2)`` with ``initializer_range = 0.02``. Positions
+    ``>= num_positions`` have no row: the model cannot take longer inputs.
+
+    Returns:
+        (num_positions, dim) float32.
+    """
+    if num_positions < 1:
+        raise ValueError(f"num_positions must be at least 1, got {num_positions}.")
+    if dim < 1:
+        raise ValueError(f"dim must be at least 1, got {dim}.")
+    if not std > 0:
+        raise ValueError(f"std must be positive, got {std}.")
+    return torch.randn(num_positions, dim, generator=generator) * std

@@ -1,0 +1,77 @@
+"""The ALiBi page's settings, and PyTorch code that reproduces its figures.
+
+Plain text generation, no streamlit. The slopes are the official
+``get_slopes`` (ofirpress/attention_with_linear_biases), pasted; a test runs
+every snippet and compares with the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from posviz.ui.snippets import SHOWN_FN
+
+ALIBI_PARTS = ("slopes", "bias", "receptive")
+
+GET_SLOPES = '''\
+def get_slopes(n):
+    """ofirpress/attention_with_linear_biases: the slope of each of n heads."""
+    def get_slopes_power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        ratio = start
+        return [start * ratio**i for i in range(n)]
+
+    if math.log2(n).is_integer():
+        return get_slopes_power_of_2(n)
+    closest_power_of_2 = 2 ** math.floor(math.log2(n))
+    return (
+        get_slopes_power_of_2(closest_power_of_2)
+        + get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
+    )
+'''
+
+
+@dataclass(frozen=True)
+class AlibiSettings:
+    """Everything that determines the ALiBi page's tensors."""
+
+    heads: int = 8
+    seq_len: int = 512
+    causal: bool = True
+
+
+def alibi_snippet(s: AlibiSettings, *, part: str, stride: int = 1, heads_shown: list[int] | None = None) -> str:
+    """Code for one figure.
+
+    Args:
+        part: ``"slopes"`` (``slopes``, (heads,)), ``"bias"`` (also ``bias``,
+            (heads shown, positions shown, positions shown)) or ``"receptive"``
+            (``weights``, (heads shown, seq_len): softmax over distances).
+        stride: the stride of the positions drawn (1: all).
+        heads_shown: the 0-based heads drawn (default: all).
+    """
+    if part not in ALIBI_PARTS:
+        raise ValueError(f"part must be one of {ALIBI_PARTS}; got {part!r}")
+    shown_heads = list(range(s.heads)) if heads_shown is None else [int(h) for h in heads_shown]
+    lines = ["import math", "", "import torch", "", "", GET_SLOPES, "", SHOWN_FN, ""]
+    lines += [
+        f"heads, seq_len = {s.heads}, {s.seq_len}",
+        "slopes = torch.tensor(get_slopes(heads), dtype=torch.float64)  # (heads,)",
+    ]
+    if part == "slopes":
+        return "\n".join(lines) + "\n"
+    lines.append(f"h = torch.tensor({shown_heads})  # the heads drawn")
+    if part == "bias":
+        lines += [
+            f"pos = shown(seq_len, {stride})  # positions drawn",
+            "dist = pos[:, None] - pos[None, :]  # (i, j): i - j",
+            "bias = -slopes[h, None, None] * " + ("dist" if s.causal else "dist.abs()") + "  # (heads shown, i, j)",
+        ]
+        if s.causal:
+            lines.append("# future keys (j > i) are masked before the softmax; the page leaves them blank")
+        return "\n".join(lines) + "\n"
+    lines += [
+        "d = torch.arange(seq_len, dtype=torch.float64)  # distances the last query sees: 0 .. seq_len - 1",
+        "weights = torch.softmax(-slopes[h, None] * d[None, :], dim=-1)  # (heads shown, seq_len), equal content",
+    ]
+    return "\n".join(lines) + "\n"

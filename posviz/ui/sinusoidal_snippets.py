@@ -1,0 +1,75 @@
+"""The sinusoidal page's settings, and PyTorch code that reproduces its figures.
+
+Plain text generation, no streamlit. The snippets write the paper's formula
+out (``div_term`` as in the Annotated Transformer and PyTorch's tutorial); a
+test executes them and compares their tensors with the page's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from posviz.ui.snippets import SHOWN_FN
+
+SINUSOIDAL_PARTS = ("table", "similarity", "learned")
+LEARNED_MAX = 4096  # rows of the learned table drawn (BERT has 512, GPT-2 1024)
+
+
+@dataclass(frozen=True)
+class SinusoidalSettings:
+    """Everything that determines the sinusoidal page's tensors."""
+
+    seq_len: int = 512
+    dim: int = 64
+    base: float = 10000.0
+    layout: str = "interleaved"
+    seed: int = 0
+
+    @property
+    def learned_len(self) -> int:
+        return min(self.seq_len, LEARNED_MAX)
+
+
+def sinusoidal_snippet(s: SinusoidalSettings, *, part: str, stride: int = 1) -> str:
+    """Code for one figure.
+
+    Args:
+        part: ``"table"`` (``pe``, (seq_len, dim), and ``shown_pe``: its rows
+            at the positions drawn), ``"similarity"`` (also ``sim``: ``pe @ pe.T``
+            on those rows) or ``"learned"`` (``learned``, the seeded table, and
+            ``learned_cos``, the cosine similarity of its shown rows).
+        stride: the stride of the positions drawn (1: all).
+    """
+    if part not in SINUSOIDAL_PARTS:
+        raise ValueError(f"part must be one of {SINUSOIDAL_PARTS}; got {part!r}")
+    lines = ["import math", "", "import torch", "", "", SHOWN_FN, ""]
+    if part == "learned":
+        lines += [
+            f"n, dim, seed = {s.learned_len}, {s.dim}, {s.seed}  # positions of the table, vector size",
+            "g = torch.Generator().manual_seed(seed)",
+            "learned = torch.randn(n, dim, generator=g) * 0.02  # nn.Embedding at init, initializer_range = 0.02",
+            f"rows = learned[shown(n, {stride})]  # (shown, dim)",
+            "unit = rows / rows.norm(dim=-1, keepdim=True)",
+            "learned_cos = unit @ unit.T  # (shown, shown) cosine similarity: no structure",
+        ]
+        return "\n".join(lines) + "\n"
+    lines += [
+        f"seq_len, dim, base = {s.seq_len}, {s.dim}, {s.base!r}",
+        "position = torch.arange(seq_len, dtype=torch.float64)[:, None]  # (seq_len, 1)",
+        "div_term = torch.exp(torch.arange(0, dim, 2, dtype=torch.float64) * (-math.log(base) / dim))  # θ_k",
+        "pe = torch.zeros(seq_len, dim, dtype=torch.float64)",
+    ]
+    if s.layout == "interleaved":
+        lines += [
+            "pe[:, 0::2] = torch.sin(position * div_term)  # even components: sin (the paper)",
+            "pe[:, 1::2] = torch.cos(position * div_term)  # odd components: cos",
+        ]
+    else:
+        lines += [
+            "pe = torch.cat([torch.sin(position * div_term), torch.cos(position * div_term)], dim=-1)"
+            "  # [sin | cos], Transformer-XL",
+        ]
+    lines += [f"shown_pe = pe[shown(seq_len, {stride})]  # (shown, dim): the rows drawn"]
+    if part == "similarity":
+        lines += ["sim = shown_pe @ shown_pe.T  # (shown, shown): PE_i . PE_j, depends on j - i only"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,82 @@
+"""AppTest: the compare page, its properties table, and its links to every scheme's page."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from posviz.ui.compare import SCHEMES
+
+from .conftest import assert_healthy, chart, charts, open_compare, open_page, value_of, warnings
+
+CHARTS = 4
+
+
+@pytest.fixture(scope="module")
+def default():
+    return open_compare()
+
+
+def test_defaults_render(default):
+    at = default
+    assert_healthy(at)
+    assert len(charts(at)) == CHARTS
+    assert value_of(at, "seq_len") == 32 and value_of(at, "causal") is True
+    table = at.dataframe[0].value
+    assert list(table["scheme"]) == list(SCHEMES)
+    assert (table["time (µs, median)"] > 0).all()
+    grid = chart(default, "compare_terms")
+    assert [a["text"] for a in grid.spec["layout"]["annotations"]][:8] == list(SCHEMES)
+
+
+def _links(at) -> dict[str, str]:
+    """Scheme -> the URL of its link on the page."""
+    text = next(m.value for m in at.markdown if "**RoPE**" in m.value)
+    return dict(re.findall(r"- \*\*(.+?)\*\*: \[[^\]]+\]\(([^)]+)\)", text))
+
+
+def test_links_carry_the_shared_settings():
+    at = open_compare(seq_len="16", dim="32", seed="5", causal="false")
+    assert_healthy(at)
+    links = _links(at)
+    assert set(links) == set(SCHEMES)
+    rope = parse_qs(urlparse(links["RoPE"]).query)
+    assert urlparse(links["RoPE"]).path == "rope"
+    assert rope["seq_len"] == ["16"] and rope["dim"] == ["32"] and rope["seed"] == ["5"]
+    t5 = parse_qs(urlparse(links["T5"]).query)
+    assert t5["q_len"] == ["16"] and t5["bidirectional"] == ["true"]
+    assert parse_qs(urlparse(links["ALiBi"]).query)["causal"] == ["false"]
+
+
+@pytest.mark.parametrize(
+    ("page", "scheme"),
+    [
+        ("pages/rope.py", "RoPE"),
+        ("pages/shaw.py", "Shaw"),
+        ("pages/alibi.py", "ALiBi"),
+        ("pages/t5.py", "T5"),
+        ("pages/sinusoidal.py", "sinusoidal"),
+        ("pages/cope.py", "CoPE"),
+    ],
+)
+def test_each_link_opens_its_page_cleanly(page, scheme):
+    at = open_compare(seq_len="16", dim="32", seed="5")
+    params = {k: v[0] for k, v in parse_qs(urlparse(_links(at)[scheme]).query).items()}
+    target = open_page(page, **params)
+    assert_healthy(target)
+    assert not warnings(target), warnings(target)
+    for key, value in params.items():
+        assert str(value_of(target, key)).lower() in (value.lower(), value + ".0"), key
+
+
+@pytest.mark.parametrize(
+    "key, raw",
+    [("seq_len", "65"), ("seq_len", "-5"), ("dim", "abc"), ("dim", "256"), ("base", "inf"), ("causal", "<b>x</b>")],
+)
+def test_hostile_links_give_notices(key, raw):
+    at = open_compare(**{key: raw})
+    assert_healthy(at)
+    assert any(key in w for w in warnings(at)), warnings(at)
+    assert len(charts(at)) == CHARTS

@@ -1,0 +1,91 @@
+"""AppTest: the sinusoidal page with default, changed, hostile and huge link parameters."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from posviz.encodings.sinusoidal import sinusoidal_table
+from posviz.ui.params import PARAMS
+
+from .conftest import array, assert_healthy, chart, charts, open_sinusoidal, value_of, warnings
+
+CHARTS = 6
+MAX_CHART_CHARS = 600_000
+
+
+@pytest.fixture(scope="module")
+def default():
+    return open_sinusoidal()
+
+
+def test_defaults_render(default):
+    at = default
+    assert_healthy(at)
+    assert at.title[0].value.startswith("Sinusoidal")
+    assert len(charts(at)) == CHARTS
+    assert value_of(at, "seq_len") == 512 and value_of(at, "dim") == 64 and value_of(at, "layout") == "interleaved"
+    assert list(at.radio(key="layout").options) == ["interleaved", "concat"]
+    for c in charts(at):
+        assert c.title.strip() and c.spec["data"] and c.size < MAX_CHART_CHARS, c.key
+    assert len(at.get("download_button")) == CHARTS
+
+
+def test_table_chart_is_the_paper_table(default):
+    trace = chart(default, "sinusoidal_table_interleaved").spec["data"][0]
+    z, y = array(trace["z"]), array(trace["y"])
+    np.testing.assert_allclose(z, sinusoidal_table(__import__("torch").tensor(y.astype(np.int64)), 64).numpy())
+
+
+def test_concat_layout_from_the_link():
+    at = open_sinusoidal(layout="concat", dim="8", seq_len="40")
+    assert_healthy(at)
+    z = array(chart(at, "sinusoidal_table_concat").spec["data"][0]["z"])
+    assert z.shape == (40, 8)
+    np.testing.assert_allclose(z[1, :4], np.sin(10000.0 ** (-np.arange(0, 8, 2) / 8)), rtol=1e-6)
+
+
+def test_rope_layout_in_the_link_falls_back_with_a_notice():
+    at = open_sinusoidal(layout="half")
+    assert_healthy(at)
+    assert value_of(at, "layout") == "interleaved"
+    assert any("layout=half" in w and "interleaved, concat" in w for w in warnings(at)), warnings(at)
+    assert len(charts(at)) == CHARTS
+
+
+@pytest.mark.parametrize(
+    "key, raw",
+    [
+        ("dim", "abc"),
+        ("dim", "1e309"),
+        ("dim", "7"),
+        ("seq_len", "-5"),
+        ("seq_len", "131073"),
+        ("base", "1"),
+        ("base", "nan"),
+        ("layout", "<script>alert(1)</script>"),
+        ("seed", "%00"),
+    ],
+)
+def test_hostile_links_give_notices(key, raw):
+    at = open_sinusoidal(**{key: raw})
+    assert_healthy(at)
+    assert any(key in w for w in warnings(at)), warnings(at)
+    assert len(charts(at)) == CHARTS
+    p = PARAMS[key]
+    if p.kind in ("int", "float"):
+        assert p.min <= value_of(at, key) <= p.max
+
+
+def test_longest_sequence_stays_small():
+    at = open_sinusoidal(seq_len="131072", dim="512")
+    assert_healthy(at)
+    assert sum(c.size for c in charts(at)) < 2_500_000
+    assert "Strided sample" in chart(at, "sinusoidal_similarity").subtitle
+    assert any("first 4096 positions" in c.value for c in at.caption)
+
+
+def test_lecture_mode_enlarges_every_chart():
+    at = open_sinusoidal(lecture="1")
+    assert_healthy(at)
+    assert {c.spec["layout"]["font"]["size"] for c in charts(at)} == {20}

@@ -1,0 +1,133 @@
+"""Sinusoidal, ALiBi and compare figures: the data each one carries, not pixels."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import torch
+
+from posviz.encodings.alibi import alibi_bias, alibi_slope_sources, alibi_slopes
+from posviz.encodings.sinusoidal import concat_permutation, sinusoidal_table
+from posviz.figures import alibi as afig
+from posviz.figures import compare as cfig
+from posviz.figures import sinusoidal as sfig
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from posviz.ui import compare as cui
+
+
+def test_table_figure_carries_the_table_and_says_when_strided():
+    pos = torch.tensor([0, 10, 20, 29])
+    table = sinusoidal_table(pos, 8, layout="concat")
+    f = sfig.table_figure(table.numpy(), positions=pos.numpy(), seq_len=30, layout="concat", base=10000.0)
+    (trace,) = [t for t in f.data if t.type == "heatmap"]
+    np.testing.assert_array_equal(np.asarray(trace.z), table.numpy())
+    assert np.asarray(trace.z).dtype == np.float32
+    assert list(trace.y) == [0, 10, 20, 29]
+    assert "concat" in f.layout.title.text and "Strided sample: 4 of 30" in f.layout.title.subtitle.text
+    assert f.layout.xaxis.title.text and f.layout.yaxis.title.text == "position p"
+
+
+def test_layouts_figure_permutation_maps_interleaved_to_concat():
+    pos = torch.arange(6)
+    inter, concat = sinusoidal_table(pos, 8), sinusoidal_table(pos, 8, layout="concat")
+    f = sfig.layouts_figure(inter.numpy(), concat.numpy(), concat_permutation(8).numpy(), positions=pos.numpy())
+    p = np.asarray(f.data[2].z).astype(np.float32)  # (interleaved, concat)
+    np.testing.assert_allclose(inter.numpy() @ p, concat.numpy())
+
+
+def test_profile_figure_measured_points_lie_on_the_curve():
+    r = np.arange(1, 50)
+    closed = np.cos(r[:, None] * 10000.0 ** (-np.arange(0, 8, 2) / 8)).sum(-1)
+    f = sfig.profile_figure(r, closed, {"from p = 0": closed + 1e-9}, dim=8)
+    assert [t.mode for t in f.data] == ["lines", "markers"]
+    np.testing.assert_allclose(np.asarray(f.data[1].y), np.asarray(f.data[0].y), atol=1e-6)
+    assert f.layout.xaxis.type == "log"
+
+
+def test_slopes_figure_splits_borrowed_slopes():
+    s = alibi_slopes(12).numpy()
+    f = afig.slopes_figure(s, closest=8)
+    assert len(f.data) == 2
+    np.testing.assert_allclose(np.asarray(f.data[0].y), s[:8], rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(f.data[1].y), s[8:], rtol=1e-6)
+    assert list(f.data[1].x) == [9, 10, 11, 12]
+    assert f.layout.yaxis.type == "log"
+
+
+def test_interleave_figure_marks_every_other_doubled_slope():
+    src = alibi_slope_sources(12)
+    f = afig.interleave_figure(src.base.numpy(), src.doubled.numpy(), src.extra.numpy(), heads=12)
+    doubled = f.data[1]
+    taken = [c == afig.EXTRA_COLOR for c in doubled.marker.color]
+    assert taken == [True, False, True, False, True, False, True, False] + [False] * 8
+    assert "not a power of two" in f.layout.title.subtitle.text
+
+
+def test_bias_grid_blanks_future_keys_when_causal():
+    pos = torch.arange(5)
+    bias = alibi_bias(pos, pos, 4)
+    f = afig.bias_grid_figure(
+        bias.numpy(),
+        heads_shown=np.arange(4),
+        slopes=alibi_slopes(4).numpy(),
+        positions=pos.numpy(),
+        seq_len=5,
+        causal=True,
+        heads=4,
+    )
+    z = np.asarray(f.data[0].z, dtype=np.float64)
+    assert np.isnan(z[0, 1]) and z[1, 0] == float(bias[0, 1, 0])
+    assert len(f.data) == 4 and "masked" in f.layout.title.subtitle.text
+
+
+def test_receptive_field_figure_has_a_line_per_head_and_reach_markers():
+    d = np.arange(0, 100)
+    w = np.exp(-np.outer([0.5, 0.01], d))
+    f = afig.receptive_field_figure(
+        d,
+        w / w.sum(-1, keepdims=True),
+        np.array([4, 99]),
+        heads_shown=np.array([0, 7]),
+        slopes=np.array([0.5, 0.01]),
+        seq_len=100,
+    )
+    assert len(f.data) == 3 and list(f.data[2].customdata) == [4, 99]
+    assert f.layout.xaxis.type == "log" and f.layout.yaxis.type == "log"
+
+
+def test_compare_view_terms_and_figures():
+    v = cui.compare_view.__wrapped__(12, 16, 10000.0, 0, True)
+    assert v.terms.shape == (8, 12, 12) and v.weights.shape == (8, 12, 12)
+    np.testing.assert_allclose(np.nansum(v.weights, -1), 1.0, rtol=1e-5)
+    assert np.all(v.terms[0][~v.mask] == 0)  # none: no position term
+    assert np.isnan(v.terms[1][0, 1])  # masked
+    # ALiBi's term is exactly -m (i - j); T5's is constant along diagonals
+    alibi = v.terms[v.names.index("ALiBi")]
+    np.testing.assert_allclose(alibi[5, 2], -0.125 * 3, rtol=1e-5)
+    t5 = v.terms[v.names.index("T5")]
+    assert np.allclose(np.diag(t5, -3), np.diag(t5, -3)[0])
+    f = cfig.term_grid_figure(v.terms, names=v.names, positions=v.positions, causal=True)
+    assert len(f.data) == 8 and f.layout.coloraxis.cmid == 0
+    g = cfig.attention_grid_figure(v.weights, names=v.names, positions=v.positions, causal=True)
+    assert g.layout.coloraxis.colorscale and len(g.data) == 8
+    p = cfig.term_profile_figure(v.terms, names=v.names, positions=v.positions, causal=True)
+    assert list(p.data[0].x) == list(range(12)) and len(p.data) == 8
+
+
+def test_compare_table_counts_parameters_from_the_settings():
+    v = cui.compare_view.__wrapped__(20, 32, 10000.0, 1, False)
+    t = v.table.set_index("scheme")
+    assert t.loc["learned absolute", "parameters"] == 20 * 32
+    assert t.loc["Shaw", "parameters"] == 2 * 17 * 32
+    assert t.loc["sinusoidal", "parameters"] == 0 and t.loc["RoPE", "parameters"] == 0
+    assert (t["time (µs, median)"] > 0).all()
+    assert (
+        t.loc["none", "position tensors (bytes)"] == 0
+        and t.loc["sinusoidal", "position tensors (bytes)"] == 20 * 32 * 4
+    )
+    assert "distance 8" in t.loc["Shaw", "stops distinguishing distances at"]
+    # not causal: every key visible, weights are dense
+    assert not v.mask.any() and (v.weights[0] > 0).all()

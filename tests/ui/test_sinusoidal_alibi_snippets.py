@@ -1,0 +1,69 @@
+"""The sinusoidal and ALiBi snippets run and rebuild the tensors their pages draw."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from posviz.ui.alibi_snippets import ALIBI_PARTS, AlibiSettings, alibi_snippet
+from posviz.ui.sinusoidal_snippets import SINUSOIDAL_PARTS, SinusoidalSettings, sinusoidal_snippet
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from posviz.ui import alibi as alibi_ui
+    from posviz.ui import sinusoidal as sin_ui
+
+
+def run(code: str) -> dict:
+    scope: dict = {}
+    exec(compile(code, "<snippet>", "exec"), scope)  # noqa: S102 - our own generated code
+    return scope
+
+
+SIN_SETTINGS = [
+    SinusoidalSettings(),
+    SinusoidalSettings(seq_len=5000, dim=16, base=500.0, layout="concat", seed=3),
+    SinusoidalSettings(seq_len=7, dim=2),
+]
+
+
+@pytest.mark.parametrize("s", SIN_SETTINGS, ids=str)
+def test_sinusoidal_snippets_match_the_page(s):
+    tv = sin_ui.table_view.__wrapped__(s.seq_len, s.dim, s.base, s.layout)
+    got = run(sinusoidal_snippet(s, part="table", stride=sin_ui.table_stride(s.seq_len)))
+    np.testing.assert_allclose(got["shown_pe"].numpy(), tv.table, atol=1e-6)
+    sv = sin_ui.similarity_view.__wrapped__(s.seq_len, s.dim, s.base, s.layout)
+    got = run(sinusoidal_snippet(s, part="similarity", stride=sin_ui.sim_stride(s.seq_len)))
+    np.testing.assert_allclose(got["sim"].numpy(), sv.sim, atol=1e-9)
+    lv = sin_ui.learned_view.__wrapped__(s.learned_len, s.dim, s.base, s.seed)
+    got = run(sinusoidal_snippet(s, part="learned", stride=lv.stride))
+    np.testing.assert_allclose(got["learned_cos"].numpy(), lv.learned_cos, atol=1e-5)
+
+
+ALIBI_SETTINGS = [
+    AlibiSettings(),
+    AlibiSettings(heads=12, seq_len=3000, causal=False),
+    AlibiSettings(heads=1, seq_len=1),
+]
+
+
+@pytest.mark.parametrize("s", ALIBI_SETTINGS, ids=str)
+def test_alibi_snippets_match_the_page(s):
+    sl = alibi_ui.slopes_view.__wrapped__(s.heads)
+    np.testing.assert_array_equal(run(alibi_snippet(s, part="slopes"))["slopes"].numpy(), sl.slopes)
+    bv = alibi_ui.bias_view.__wrapped__(s.heads, s.seq_len, s.causal)
+    got = run(alibi_snippet(s, part="bias", stride=bv.stride, heads_shown=bv.heads_shown.tolist()))["bias"]
+    np.testing.assert_allclose(got.numpy(), bv.bias, rtol=1e-6, atol=1e-6)
+    rv = alibi_ui.receptive_view.__wrapped__(s.heads, s.seq_len)
+    weights = run(alibi_snippet(s, part="receptive", heads_shown=rv.heads_shown.tolist()))["weights"].numpy()
+    np.testing.assert_allclose(weights[:, rv.distances], rv.weights, rtol=1e-9, atol=1e-15)
+
+
+def test_unknown_parts_are_refused():
+    with pytest.raises(ValueError, match="part"):
+        sinusoidal_snippet(SinusoidalSettings(), part="waves")
+    with pytest.raises(ValueError, match="part"):
+        alibi_snippet(AlibiSettings(), part="grid")
+    assert "table" in SINUSOIDAL_PARTS and "bias" in ALIBI_PARTS
