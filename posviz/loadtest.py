@@ -648,6 +648,7 @@ async def load(
     keys: Iterable[str] | None = None,
     pids: list[int] | None = None,
     warmup: bool = True,
+    warm_urls: list[str] | None = None,
 ) -> dict[str, Any]:
     """Run the sessions against ``url`` and return the report (see the module docstring)."""
     if not 1 <= sessions <= MAX_SESSIONS:
@@ -660,8 +661,11 @@ async def load(
     rss_start = probe.now() if pids else None
     warm = None
     if warmup:  # imports torch, fills the default view's caches: not what the class costs
-        w = Session(url, page, query, index=-1, seed=seed, keys=key_set, rerun_timeout=rerun_timeout)
-        warm = await _one(w, 0, 0.0, 0.0)
+        for target in warm_urls or [url]:  # behind a proxy: each process directly
+            w = Session(target, page, query, index=-1, seed=seed, keys=key_set, rerun_timeout=rerun_timeout)
+            warm = await _one(w, 0, 0.0, 0.0)
+            if warm.error:
+                break
     rss_before = probe.now() if pids else None
     probe.start()
     began = time.perf_counter()
