@@ -250,6 +250,20 @@ def rss_bytes(pids: Iterable[int]) -> int:
     return total
 
 
+def cpu_seconds(pids: Iterable[int]) -> float:
+    """CPU time (user + system) used so far by the process trees rooted at ``pids``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in process_tree(pids):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
 class MemoryProbe:
     """Samples the RSS of the server tree in the background and keeps the peak."""
 
@@ -669,6 +683,7 @@ async def load(
     rss_before = probe.now() if pids else None
     probe.start()
     began = time.perf_counter()
+    server_cpu0, client_cpu0 = cpu_seconds(pids), time.process_time()
     tasks = [
         asyncio.create_task(
             _one(
@@ -685,6 +700,8 @@ async def load(
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
     elapsed = time.perf_counter() - began
+    server_cpu = cpu_seconds(pids) - server_cpu0 if pids else None
+    client_cpu = time.process_time() - client_cpu0
     results = [t.result() for t in done]
     timed_out = len(pending)
     await probe.stop()
@@ -722,6 +739,11 @@ async def load(
         "charts_per_full_run": _stats([float(c) for r in results for c in r.charts]),
         "controls_changed": dict(sorted(changed.items())),
         "wall_s": round(elapsed, 1),
+        "cpu_s": {  # while the sessions ran; the load test shares the machine with the server
+            "server": None if server_cpu is None else round(server_cpu, 1),
+            "load_test": round(client_cpu, 1),
+            "server_per_run": None if server_cpu is None else round(server_cpu / max(1, len(reruns) + len(opens)), 3),
+        },
         "warmup_ok": None if warm is None else warm.error is None,
         "rss_mb": {
             "start": _mb(rss_start),

@@ -7,7 +7,9 @@ The full measurement (50 sessions x 5 changes, 1 vs N processes behind nginx) is
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import random
+import subprocess
 
 import pytest
 
@@ -78,3 +80,30 @@ def test_link_rewrite_and_percentile() -> None:
     assert percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.0
     assert percentile(list(map(float, range(1, 101))), 95) == 95.0
     assert percentile([], 95) is None
+
+
+def _scale_out():
+    spec = importlib.util.spec_from_file_location("scale_out", loadtest.REPO / "deploy" / "scale_out.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_scale_out_renders_the_nginx_config_with_its_ports(tmp_path) -> None:
+    scale_out = _scale_out()
+    site = scale_out.render_site([7001, 7002, 7003], 7999)
+    assert site.count("server 127.0.0.1:") == 3 and "127.0.0.1:7003 max_fails=3" in site
+    assert "listen 127.0.0.1:7999;" in site and "listen 80" not in site and "[::]" not in site
+    assert "hash $posviz_node consistent" in site and "proxy_set_header Upgrade" in site
+    nginx = scale_out.find_nginx()
+    if nginx is None:
+        pytest.skip("nginx is not installed: the rendered config is checked with `nginx -t` where it is")
+    tmp_path.chmod(0o755)
+    conf = scale_out.write_config(tmp_path, [7001, 7002], 7999)
+    check = subprocess.run([nginx, "-t", "-q", "-c", str(conf), "-p", str(tmp_path)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+
+
+def test_scale_out_says_when_nginx_is_missing(capsys) -> None:
+    assert _scale_out().main(["--nginx", "/nonexistent/nginx"]) == 3
+    assert "apt-get install -y nginx" in capsys.readouterr().err
