@@ -663,10 +663,13 @@ async def load(
     pids: list[int] | None = None,
     warmup: bool = True,
     warm_urls: list[str] | None = None,
+    rounds: int = 1,
 ) -> dict[str, Any]:
     """Run the sessions against ``url`` and return the report (see the module docstring)."""
     if not 1 <= sessions <= MAX_SESSIONS:
         raise ValueError(f"sessions must be 1 to {MAX_SESSIONS}, not {sessions}: pick a smaller class")
+    if not 1 <= rounds <= 5:
+        raise ValueError(f"rounds must be 1 to 5, not {rounds}")
     if not 0 <= changes <= MAX_CHANGES:
         raise ValueError(f"changes must be 0 to {MAX_CHANGES}, not {changes}")
     key_set = frozenset(keys) if keys else None
@@ -681,33 +684,39 @@ async def load(
             if warm.error:
                 break
     rss_before = probe.now() if pids else None
-    probe.start()
     began = time.perf_counter()
+    deadline = began + timeout
     server_cpu0, client_cpu0 = cpu_seconds(pids), time.process_time()
-    tasks = [
-        asyncio.create_task(
-            _one(
-                Session(url, page, query, index=i, seed=seed, keys=key_set, rerun_timeout=rerun_timeout),
-                changes,
-                think,
-                ramp * i / max(1, sessions - 1) if sessions > 1 else 0.0,
+    results: list[SessionResult] = []
+    timed_out, rss_rounds, rss_peak = 0, [], 0
+    for r in range(rounds):  # a second class on the same server: memory must not keep growing
+        probe.start()
+        tasks = [
+            asyncio.create_task(
+                _one(
+                    Session(url, page, query, index=i, seed=seed + 7919 * r, keys=key_set, rerun_timeout=rerun_timeout),
+                    changes,
+                    think,
+                    ramp * i / max(1, sessions - 1) if sessions > 1 else 0.0,
+                )
             )
-        )
-        for i in range(sessions)
-    ]
-    done, pending = await asyncio.wait(tasks, timeout=timeout)
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
+            for i in range(sessions)
+        ]
+        done, pending = await asyncio.wait(tasks, timeout=max(1.0, deadline - time.perf_counter()))
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        results += [t.result() for t in done]
+        timed_out += len(pending)
+        await probe.stop()
+        rss_peak = max(rss_peak, probe.peak)
+        await asyncio.sleep(settle)  # the server closes the sessions and frees their runs
+        rss_rounds.append(probe.now() if pids else None)
     elapsed = time.perf_counter() - began
     server_cpu = cpu_seconds(pids) - server_cpu0 if pids else None
     client_cpu = time.process_time() - client_cpu0
-    results = [t.result() for t in done]
-    timed_out = len(pending)
-    await probe.stop()
-    rss_peak = probe.peak if pids else None
-    await asyncio.sleep(settle)  # the server closes the sessions and frees their runs
-    rss_after = probe.now() if pids else None
+    rss_after = rss_rounds[-1]
+    rss_peak = rss_peak if pids else None
 
     reruns = [s for r in results for s in r.rerun_s]
     opens = [r.open_s for r in results if r.open_s is not None]
@@ -724,10 +733,11 @@ async def load(
         "page": page,
         "query": query,
         "sessions": sessions,
+        "rounds": rounds,
         "changes": changes,
         "think_s": think,
         "ramp_s": ramp,
-        "finished": sum(r.finished for r in results),
+        "finished": sum(r.finished for r in results),  # over all rounds
         "errors": len(errors),
         "error_samples": errors[:10],
         "exceptions": len(exceptions),
@@ -750,6 +760,7 @@ async def load(
             "before": _mb(rss_before),
             "peak": _mb(rss_peak),
             "after": _mb(rss_after),
+            "after_each_round": [_mb(v) for v in rss_rounds],
             "settle_s": settle,
         },
     }
@@ -770,6 +781,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keys", default="", help="comma-separated controls to change (default: every bound one)")
     parser.add_argument("--url", default="", help="target a running server or proxy instead of starting one")
     parser.add_argument("--pids", default="", help="with --url: comma-separated server pids whose memory to report")
+    parser.add_argument("--rounds", type=int, default=1, help="classes in a row on the same server (1 to 5)")
     parser.add_argument("--no-warmup", action="store_true", help="no warm-up session before 'before'")
     parser.add_argument("--server-log", default="", help="file for the log of the server this starts")
     parser.add_argument("--out", default="", help="also write the JSON report to this file")
@@ -788,6 +800,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         keys=[k for k in args.keys.split(",") if k] or None,
         warmup=not args.no_warmup,
+        rounds=args.rounds,
     )
     try:
         if args.url:
@@ -804,7 +817,7 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if args.out:
         Path(args.out).write_text(text + "\n")
-    return 0 if report["finished"] == report["sessions"] and not report["errors"] else 1
+    return 0 if report["finished"] == report["sessions"] * report["rounds"] and not report["errors"] else 1
 
 
 if __name__ == "__main__":
