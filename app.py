@@ -4,6 +4,7 @@ import streamlit as st
 
 from posviz.ui.chrome import lecture_styles
 from posviz.ui.controls import control, finish_run, start_run
+from posviz.ui.exports import forget_figure_key
 
 # No page_icon: a Material icon favicon is fetched from Google's font servers at run time.
 st.set_page_config(page_title="posviz", layout="wide")
@@ -23,6 +24,7 @@ pages = [
 ]
 page = st.navigation(pages)
 start_run(page.url_path)
+forget_figure_key()  # each page says what its cached figures depend on
 with st.sidebar:
     control("lecture")
 lecture_styles()

@@ -7,11 +7,12 @@ from posviz.ui.alibi import alibi_controls, bias_view, receptive_view, slopes_vi
 from posviz.ui.alibi_snippets import alibi_snippet
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode
-from posviz.ui.exports import columns_csv, show_figure
+from posviz.ui.exports import cache_figures, columns_csv, show_figure
 from posviz.ui.texts import alibi as text
 
 s = alibi_controls()
 lecture = lecture_mode()
+cache_figures("alibi", s, lecture)  # every figure below depends on these only
 page_header(
     "ALiBi: attention with linear biases", "Press et al. 2022 · a fixed penalty −m·(i − j) per head, no embedding"
 )
@@ -24,7 +25,7 @@ slopes_code = alibi_snippet(s, part="slopes")
 section("1 · Slopes per head")
 prose(text.SLOPES)
 show_figure(
-    fig.slopes_figure(sl.slopes, closest=sl.closest, lecture=lecture),
+    lambda: fig.slopes_figure(sl.slopes, closest=sl.closest, lecture=lecture),
     name="alibi_slopes",
     alt="Each head's slope on a log axis.",
     csv=lambda: columns_csv({"head": range(1, s.heads + 1), "slope": sl.slopes}),
@@ -34,7 +35,7 @@ show_figure(
 section("2 · Any number of heads")
 prose(text.INTERLEAVE)
 show_figure(
-    fig.interleave_figure(sl.base, sl.doubled, sl.extra, heads=s.heads, lecture=lecture),
+    lambda: fig.interleave_figure(sl.base, sl.doubled, sl.extra, heads=s.heads, lecture=lecture),
     name="alibi_interleave",
     alt="The slopes of the closest power of two, of twice as many heads, and the final slopes.",
     csv=lambda: columns_csv({"head": range(1, s.heads + 1), "slope": sl.slopes}),
@@ -45,7 +46,7 @@ section("3 · The bias, head by head")
 prose(text.BIAS)
 bv = bias_view(s.heads, s.seq_len, s.causal)
 show_figure(
-    fig.bias_grid_figure(
+    lambda: fig.bias_grid_figure(
         bv.bias,
         heads_shown=bv.heads_shown,
         slopes=sl.slopes[bv.heads_shown],
@@ -72,7 +73,7 @@ section("4 · Receptive field")
 prose(text.RECEPTIVE)
 rv = receptive_view(s.heads, s.seq_len)
 show_figure(
-    fig.receptive_field_figure(
+    lambda: fig.receptive_field_figure(
         rv.distances,
         rv.weights,
         rv.reach,

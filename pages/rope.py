@@ -5,7 +5,7 @@ import streamlit as st
 from posviz.figures import rope as fig
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
-from posviz.ui.exports import columns_csv, matrix_csv, panels_csv, show_figure
+from posviz.ui.exports import cache_figures, columns_csv, matrix_csv, panels_csv, show_figure
 from posviz.ui.rope import (
     SCORE_LEN,
     attention_view,
@@ -23,6 +23,7 @@ from posviz.ui.texts import rope as text
 
 s = rope_controls()
 lecture = lecture_mode()
+cache_figures("rope", s, lecture)  # every figure below depends on these only
 page_header("RoPE: rotary position embedding", "Su et al. 2021 · rotate q and k by angles proportional to position")
 prose(text.INTRO, label="What RoPE does")
 st.latex(r"\theta_k = \text{base}^{-2k/d},\qquad (R_m q)\cdot(R_n k) = q^\top R_m^\top R_n k = q^\top R_{n-m}\,k")
@@ -38,7 +39,7 @@ section("1 · Frequencies and wavelengths")
 prose(text.FREQUENCIES)
 st.markdown(wavelength_sentence(s, view.inv_freq))
 show_figure(
-    fig.frequency_figure(
+    lambda: fig.frequency_figure(
         view.inv_freq,
         seq_len=s.seq_len,
         default_inv_freq=view.default_inv_freq,
@@ -58,14 +59,14 @@ section("2 · The rotation matrix R_m, in both layouts")
 prose(text.MATRIX)
 matrix_code = rope_snippet(s, part="matrix")
 show_figure(
-    fig.rotation_matrix_figure(view.rotation, position=s.m, layout=s.layout, lecture=lecture),
+    lambda: fig.rotation_matrix_figure(view.rotation, position=s.m, layout=s.layout, lecture=lecture),
     name=f"rope_matrix_{s.layout}",
     alt=f"Heatmap of the {s.dim} by {s.dim} rotation matrix at position m.",
     csv=lambda: matrix_csv(view.rotation, range(s.dim), range(s.dim)),
     code=matrix_code,
 )
 show_figure(
-    fig.permutation_figure(view.perm, lecture=lecture),
+    lambda: fig.permutation_figure(view.perm, lecture=lecture),
     name="rope_layout_permutation",
     alt="The permutation matrix between the interleaved and the half-split layout.",
     csv=lambda: columns_csv({"half-split component": range(s.dim), "interleaved component": view.perm}),
@@ -80,7 +81,7 @@ st.dataframe(view.cis)
 section("4 · Each pair on its circle")
 prose(text.CIRCLES)
 show_figure(
-    fig.pair_circles_figure(
+    lambda: fig.pair_circles_figure(
         view.at_zero,
         view.at_m,
         view.at_n,
@@ -116,14 +117,14 @@ cols[2].metric("max |R_mᵀR_n − R_(n−m)|, float32", f"{view.gap32:.1e}")
 cols[3].metric("the same in float64", f"{view.gap64:.1e}")
 relative_code = rope_snippet(s, part="relative", shifts=[int(t) for t in view.shifts], score_len=SCORE_LEN)
 show_figure(
-    fig.shift_figure(view.shifts, view.shifted, m=s.m, n=s.n, lecture=lecture),
+    lambda: fig.shift_figure(view.shifts, view.shifted, m=s.m, n=s.n, lecture=lecture),
     name="rope_shift",
     alt="The score of q at m + t and k at n + t against the shift t: a flat line.",
     csv=lambda: columns_csv({"t": view.shifts, "score": view.shifted}),
     code=relative_code,
 )
 show_figure(
-    fig.score_matrix_figure(view.scores, positions=view.score_pos, lecture=lecture),
+    lambda: fig.score_matrix_figure(view.scores, positions=view.score_pos, lecture=lecture),
     name="rope_scores",
     alt="Heatmap of the rotated score of one q and one k at every pair of positions: constant diagonals.",
     csv=lambda: matrix_csv(view.scores, view.score_pos, view.score_pos),
@@ -134,7 +135,7 @@ section("6 · Long-term decay")
 prose(text.DECAY)
 decay = decay_view(s)
 show_figure(
-    fig.decay_figure(
+    lambda: fig.decay_figure(
         decay.distances,
         decay.bound,
         decay.aligned,
@@ -162,14 +163,14 @@ prose(text.SCALING)
 st.info(scaling_note(s, view), icon=":material/straighten:")
 sv = scaling_view(s)
 show_figure(
-    fig.scaling_freq_figure(sv.ratios, sv.attention, chosen=s.method, factor=s.factor, lecture=lecture),
+    lambda: fig.scaling_freq_figure(sv.ratios, sv.attention, chosen=s.method, factor=s.factor, lecture=lecture),
     name="rope_scaling_frequencies",
     alt="Each method's frequency divided by the default frequency, per pair.",
     csv=lambda: columns_csv({"pair k": range(len(view.inv_freq)), **sv.ratios}),
     code=rope_snippet(s, part="freq"),
 )
 show_figure(
-    fig.angle_figure(
+    lambda: fig.angle_figure(
         sv.positions,
         sv.default_angles,
         sv.scaled_angles,
@@ -198,7 +199,7 @@ weights = attention_view(s)
 titles = ["same token, no RoPE", "same token, RoPE", "random q and k, RoPE"]
 positions = list(range(length))
 show_figure(
-    fig.attention_figure(weights, positions=positions, titles=titles, lecture=lecture),
+    lambda: fig.attention_figure(weights, positions=positions, titles=titles, lecture=lecture),
     name="rope_attention",
     alt="Causal attention weights of a toy sequence without and with RoPE.",
     csv=lambda: panels_csv(dict(zip(titles, weights, strict=True)), positions, positions),

@@ -5,7 +5,7 @@ import streamlit as st
 from posviz.figures import sinusoidal as fig
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode
-from posviz.ui.exports import columns_csv, matrix_csv, panels_csv, show_figure
+from posviz.ui.exports import cache_figures, columns_csv, matrix_csv, panels_csv, show_figure
 from posviz.ui.sinusoidal import (
     learned_view,
     sim_stride,
@@ -19,6 +19,7 @@ from posviz.ui.texts import sinusoidal as text
 
 s = sinusoidal_controls()
 lecture = lecture_mode()
+cache_figures("sinusoidal", s, lecture)  # every figure below depends on these only
 page_header("Sinusoidal positions", "Vaswani et al. 2017 · fixed sin/cos of the position, added to each token")
 prose(text.INTRO, label="What the sinusoidal encoding does")
 st.latex(r"PE(p, 2k) = \sin(p\,\theta_k),\quad PE(p, 2k+1) = \cos(p\,\theta_k),\quad \theta_k = \text{base}^{-2k/d}")
@@ -29,7 +30,7 @@ table_code = sinusoidal_snippet(s, part="table", stride=table_stride(s.seq_len))
 section("1 · The table")
 prose(text.TABLE)
 show_figure(
-    fig.table_figure(
+    lambda: fig.table_figure(
         tv.table, positions=tv.positions, seq_len=s.seq_len, layout=s.layout, base=s.base, lecture=lecture
     ),
     name=f"sinusoidal_table_{s.layout}",
@@ -41,7 +42,7 @@ show_figure(
 section("2 · Chosen dimensions as waves")
 prose(text.WAVES)
 show_figure(
-    fig.waves_figure(
+    lambda: fig.waves_figure(
         tv.wave_positions, tv.waves, components=tv.components, labels=tv.labels, seq_len=s.seq_len, lecture=lecture
     ),
     name="sinusoidal_waves",
@@ -62,14 +63,14 @@ prose(text.SIMILARITY)
 sv = similarity_view(s.seq_len, s.dim, s.base, s.layout)
 sim_code = sinusoidal_snippet(s, part="similarity", stride=sim_stride(s.seq_len))
 show_figure(
-    fig.similarity_figure(sv.sim, positions=sv.positions, seq_len=s.seq_len, dim=s.dim, lecture=lecture),
+    lambda: fig.similarity_figure(sv.sim, positions=sv.positions, seq_len=s.seq_len, dim=s.dim, lecture=lecture),
     name="sinusoidal_similarity",
     alt="Heatmap of the dot products of every pair of position vectors: constant diagonals.",
     csv=lambda: matrix_csv(sv.sim, sv.positions, sv.positions),
     code=sim_code,
 )
 show_figure(
-    fig.profile_figure(sv.distances, sv.closed, sv.measured, dim=s.dim, lecture=lecture),
+    lambda: fig.profile_figure(sv.distances, sv.closed, sv.measured, dim=s.dim, lecture=lecture),
     name="sinusoidal_profile",
     alt="The dot product of two position vectors against their distance, measured from two starting positions.",
     csv=lambda: columns_csv({"distance r": sv.distances, "sum cos(r theta_k)": sv.closed, **sv.measured}),
@@ -80,7 +81,7 @@ st.caption(f"Measured: max |PE_p · PE_(p+r) − Σ_k cos(r θ_k)| = {sv.gap:.1e
 section("4 · Interleaved or concatenated")
 prose(text.LAYOUTS)
 show_figure(
-    fig.layouts_figure(tv.interleaved, tv.concat, tv.perm, positions=tv.layout_positions, lecture=lecture),
+    lambda: fig.layouts_figure(tv.interleaved, tv.concat, tv.perm, positions=tv.layout_positions, lecture=lecture),
     name="sinusoidal_layouts",
     alt="The table in both layouts side by side, and the permutation matrix between them.",
     csv=lambda: columns_csv({"concat component": range(s.dim), "interleaved component": tv.perm}),
@@ -91,7 +92,7 @@ section("5 · For contrast: a learned absolute table")
 prose(text.LEARNED)
 lv = learned_view(s.learned_len, s.dim, s.base, s.seed)
 show_figure(
-    fig.learned_figure(
+    lambda: fig.learned_figure(
         lv.sinusoidal_cos, lv.learned_cos, positions=lv.positions, seq_len=s.learned_len, lecture=lecture
     ),
     name="sinusoidal_learned",

@@ -6,13 +6,14 @@ from posviz.figures import skew as fig
 from posviz.figures.common import bytes_figure
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode, step_through
-from posviz.ui.exports import columns_csv, matrix_csv, show_figure
+from posviz.ui.exports import cache_figures, columns_csv, matrix_csv, show_figure
 from posviz.ui.shaw_snippets import skew_snippet
 from posviz.ui.skew import memory_view, skew_controls, skew_view
 from posviz.ui.texts import skew as text
 
 s = skew_controls()
 lecture = lecture_mode()
+cache_figures("skew", s, lecture)  # every figure below depends on these only
 page_header("Music Transformer skew", "Huang et al. 2018 · relative attention in O(L d) memory: pad, reshape, slice")
 prose(text.INTRO, label="What the skew does")
 prose(text.VARIANTS, label="The three variants")
@@ -34,7 +35,7 @@ def skew_walkthrough() -> None:
         key = fig.STEP_KEYS[step - 1]
         matrix = getattr(view.steps, key)
         show_figure(
-            fig.skew_step_figure(
+            lambda: fig.skew_step_figure(
                 view.steps,
                 view.sources,
                 step,
@@ -50,7 +51,7 @@ def skew_walkthrough() -> None:
         )
     else:
         show_figure(
-            fig.skew_check_figure(
+            lambda: fig.skew_check_figure(
                 view.steps.sliced,
                 view.gather,
                 view.valid,
@@ -77,7 +78,7 @@ section("2 · Autoplay")
 if s.seq_len <= fig.MAX_ANIMATION:
     st.caption("The same four steps as an animation that runs in your browser: press Play, or drag the slider.")
     show_figure(
-        fig.skew_animation_figure(
+        lambda: fig.skew_animation_figure(
             view.steps, view.sources, variant=s.variant, seq_len=s.seq_len, colour_by=s.colour, lecture=lecture
         ),
         name=f"skew_{s.variant}_animation",
@@ -95,7 +96,7 @@ section("3 · Memory: O(L² d) becomes O(L d)")
 prose(text.MEMORY)
 mv = memory_view(s.dim)
 show_figure(
-    bytes_figure(
+    lambda: bytes_figure(
         mv.lengths,
         {
             f"Shaw R (L, L, {s.dim})": (mv.shaw_r, mv.allocated),

@@ -5,7 +5,7 @@ import streamlit as st
 from posviz.figures import t5 as fig
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode, step_through
-from posviz.ui.exports import columns_csv, matrix_csv, panels_csv, show_figure
+from posviz.ui.exports import cache_figures, columns_csv, matrix_csv, panels_csv, show_figure
 from posviz.ui.snippets import t5_snippet
 from posviz.ui.t5 import (
     MAIN_POINTS,
@@ -30,6 +30,7 @@ from posviz.ui.texts import t5 as text
 
 s = t5_controls()
 lecture = lecture_mode()
+cache_figures("t5", s, lecture)  # the figures up to the bias table depend on these only
 page_header("T5 relative position bias", "Raffel et al. 2020 · one learned scalar per head and distance bucket")
 prose(text.INTRO, label="What T5 does")
 st.latex(
@@ -55,7 +56,7 @@ bucket_code = t5_snippet(s, part="bucket", **strides)
 section("1 · Relative positions")
 prose(text.RELATIVE)
 show_figure(
-    fig.relative_position_figure(view.steps.relative_position, **shown),
+    lambda: fig.relative_position_figure(view.steps.relative_position, **shown),
     name="t5_relative_positions",
     alt="Heatmap of r = j - i for every query and key.",
     csv=lambda: matrix_csv(view.steps.relative_position, ax.q_pos, ax.k_pos),
@@ -70,7 +71,9 @@ section("2 · The bucket pipeline, step by step")
 def pipeline_steps() -> None:
     step = step_through([title for _, title in fig.PIPELINE_STEPS])
     show_figure(
-        fig.pipeline_figure(view.steps, step, num_buckets=s.num_buckets, bidirectional=s.bidirectional, **shown),
+        lambda: fig.pipeline_figure(
+            view.steps, step, num_buckets=s.num_buckets, bidirectional=s.bidirectional, **shown
+        ),
         name=f"t5_step_{step}",
         alt=f"Heatmap of pipeline step {step}.",
         csv=lambda: matrix_csv(fig.pipeline_matrix(view.steps, step), ax.q_pos, ax.k_pos),
@@ -83,14 +86,14 @@ pipeline_steps()
 
 section("3 · Bucket index of every pair")
 show_figure(
-    fig.bucket_figure(view.steps.bucket, num_buckets=s.num_buckets, **shown),
+    lambda: fig.bucket_figure(view.steps.bucket, num_buckets=s.num_buckets, **shown),
     name="t5_buckets",
     alt="Heatmap of the T5 bucket index for every query and key.",
     csv=lambda: matrix_csv(view.steps.bucket, ax.q_pos, ax.k_pos),
     code=bucket_code,
 )
 show_figure(
-    fig.bucket_profile_figure(
+    lambda: fig.bucket_profile_figure(
         view.profile_r,
         view.profile_bucket,
         max_exact=view.max_exact,
@@ -118,9 +121,10 @@ prose(text.BIAS)
 table, seeded = bias_table_input(s)
 custom = None if seeded else table.tolist()
 tb = table.tobytes()
+cache_figures("t5", s, lecture, tb)  # from here on the figures also depend on the table
 bv = bias_view(tb, s.num_buckets, s.heads, s.head, s.q_len, s.k_len, s.align, s.max_distance, s.bidirectional, s.scale)
 show_figure(
-    fig.bias_figure(bv.bias, head=s.head, **shown),
+    lambda: fig.bias_figure(bv.bias, head=s.head, **shown),
     name=f"t5_bias_head_{s.head}",
     alt=f"Heatmap of the bias added to head {s.head}.",
     csv=lambda: matrix_csv(bv.bias, ax.q_pos, ax.k_pos),
@@ -128,7 +132,9 @@ show_figure(
 )
 gx = bv.grid_axes
 show_figure(
-    fig.bias_grid_figure(bv.grid, q_pos=gx.q_pos, k_pos=gx.k_pos, q_len=s.q_len, k_len=s.k_len, lecture=lecture),
+    lambda: fig.bias_grid_figure(
+        bv.grid, q_pos=gx.q_pos, k_pos=gx.k_pos, q_len=s.q_len, k_len=s.k_len, lecture=lecture
+    ),
     name="t5_bias_all_heads",
     alt="Small multiples of every head's bias.",
     csv=lambda: panels_csv({f"head {h}": z for h, z in enumerate(bv.grid)}, gx.q_pos, gx.k_pos),
@@ -151,7 +157,7 @@ attention_code = t5_snippet(
     toy, part="attention", table=custom, toy_dim=TOY_DIM, q_stride=pair.q_stride, k_stride=pair.k_stride
 )
 show_figure(
-    fig.attention_figure(
+    lambda: fig.attention_figure(
         without,
         with_bias,
         head=s.head,
@@ -169,7 +175,7 @@ show_figure(
 mid = len(pair.q_pos) // 2
 query = int(pair.q_pos[mid])
 show_figure(
-    fig.attention_row_figure(
+    lambda: fig.attention_row_figure(
         without[mid], with_bias[mid], query=query, k_pos=pair.k_pos, k_len=toy.k_len, lecture=lecture
     ),
     name=f"t5_attention_row_head_{s.head}",
@@ -191,7 +197,7 @@ if bv.pitfall is None:
 else:
     px = bv.pitfall_axes
     show_figure(
-        fig.pitfall_figure(
+        lambda: fig.pitfall_figure(
             *bv.pitfall, head=s.head, q_pos=px.q_pos, k_pos=px.k_pos, q_len=s.q_len, k_len=s.k_len, lecture=lecture
         ),
         name="t5_transpose_pitfall",
