@@ -56,7 +56,8 @@ def _widget(p: Param, lo: Any, hi: Any, where: Any) -> Any:
         return where.text_area(p.label, value=p.default, max_chars=int(p.max) if p.max else None, height=150, **common)
     cast = _widget_type(p)
     default = min(max(p.default, lo), hi)
-    kwargs = dict(min_value=cast(lo), max_value=cast(hi), value=cast(default), step=cast(p.step or 1))
+    step = 2 if p.even else p.step or 1  # + and - keep an even value even
+    kwargs = dict(min_value=cast(lo), max_value=cast(hi), value=cast(default), step=cast(step))
     if p.widget == "slider":
         return where.slider(p.label, **kwargs, **common)
     if p.kind == "int":
@@ -143,6 +144,12 @@ def control(
         corrected.add(key)
         pending[key] = wanted
         value = wanted
+    if p.even and int(value) % 2:
+        # Typed into the box: widgets do not enforce the step. Snap, and show the snapped
+        # value in the widget (and the link) on the rerun that finish_run asks for.
+        value = int(value) - 1 if int(value) - 1 >= lo else int(value) + 1
+        pending[key] = value
+        notices[key] = (f"{p.label} must be even (sin/cos and rotation pairs): using {value}.", value)
     if key in notices and notices[key][1] != value:
         del notices[key]  # the user has moved on from the value the notice was about
     return value
