@@ -50,7 +50,7 @@ def columns_csv(columns: dict[str, np.ndarray]) -> str:
     return pd.DataFrame({name: np.asarray(values) for name, values in columns.items()}).to_csv(index=False)
 
 
-FIGURE_CACHE = 128  # figure specs kept per process (a few hundred KB each)
+FIGURE_CACHE = 32  # figure specs kept per process (a few hundred KB each): a few views of each page
 _FIGURE_KEY = "_posviz_figure_key"
 
 
