@@ -10,6 +10,7 @@ import asyncio
 import importlib.util
 import random
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -17,10 +18,17 @@ from posviz import loadtest
 from posviz.loadtest import Widget, changed_value, percentile, with_param
 
 
+def run_async(coro):
+    """``asyncio.run`` in a thread of its own: the browser tests' Playwright keeps an event
+    loop running in the main thread for the whole session."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 @pytest.fixture(scope="module")
 def short_run() -> dict:
     with loadtest.own_server(timeout=180) as (url, process):
-        return asyncio.run(
+        return run_async(
             loadtest.load(
                 url,
                 page="t5",
@@ -55,7 +63,7 @@ def test_the_runs_drew_the_page_and_used_its_controls(short_run: dict) -> None:
 
 def test_bounds_are_enforced() -> None:
     with pytest.raises(ValueError, match="sessions must be"):
-        asyncio.run(loadtest.load("http://127.0.0.1:9", sessions=loadtest.MAX_SESSIONS + 1))
+        run_async(loadtest.load("http://127.0.0.1:9", sessions=loadtest.MAX_SESSIONS + 1))
 
 
 def test_changes_stay_in_range_and_differ() -> None:
