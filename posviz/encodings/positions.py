@@ -81,3 +81,27 @@ def display_stride(length: int, max_points: int) -> int:
     while -(-length // stride) + ((length - 1) % stride != 0) > max_points:
         stride += 1  # the appended last position did not fit
     return stride
+
+
+def curve_positions(last: int, *, dense: int = 128, points: int = 480, start: int = 0) -> torch.Tensor:
+    """Positions (or distances) for a curve over ``start .. last``: every one up to ``dense``, then log-spaced.
+
+    A curve against distance needs each small distance (where the schemes differ
+    most) and only a sample of the far ones; on a log axis the sample looks even.
+
+    Args:
+        last: the largest value drawn (included); ``last < start`` gives just ``start``.
+        dense: every value from ``start`` up to this one is included (0: none beyond ``start``).
+        points: how many log-spaced values from 1 to ``last`` (before rounding and de-duplication).
+        start: the smallest value drawn, 0 or 1 (log-spaced values start at 1).
+
+    Returns:
+        (n,) int64, sorted and unique, ``start`` and ``last`` included, n <= dense + points + 1.
+    """
+    if last <= start:
+        return torch.tensor([start], dtype=torch.int64)
+    near = torch.arange(start, min(dense, last) + 1, dtype=torch.int64)
+    far = torch.logspace(0, torch.log10(torch.tensor(float(last))), max(points, 2), dtype=torch.float64)
+    far = far.round().to(torch.int64).clamp(1, last)
+    far[-1] = last
+    return torch.unique(torch.cat([near, far[far >= start]]))  # sorted

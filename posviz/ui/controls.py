@@ -21,6 +21,7 @@ _CORRECTED = "_posviz_corrected"  # keys already corrected once (guards against 
 _NOTICES = "_posviz_notices"  # key -> (message, value it was about)
 _HEADER_SHOWN = "_posviz_header_shown"  # this run has drawn the notices already
 _PAGE = "_posviz_page"  # URL path of the page the last run drew
+_BOUND = "_posviz_bound"  # every URL key a control has drawn in this session
 
 
 def ensure_app_entry() -> None:
@@ -93,6 +94,7 @@ def control(
     default: Any = None,
     where: Any = None,
     options: tuple[str, ...] | None = None,
+    param: Param | None = None,
 ) -> Any:
     """Render the URL-bound widget for ``key`` and return its validated value.
 
@@ -107,9 +109,11 @@ def control(
             (``layout`` is ``interleaved``/``half`` for RoPE, ``interleaved``/
             ``concat`` for sinusoidal); a link value outside them falls back
             with a notice.
+        param: the parameter's definition (a scheme's own parameters live in
+            its ui package); by default the shared one for ``key``.
     """
     ensure_app_entry()
-    p = PARAMS[key]
+    p = PARAMS[key] if param is None else param
     if options is not None:
         p = replace(p, options=tuple(options), default=p.default if p.default in options else options[0])
     if default is not None:
@@ -119,6 +123,7 @@ def control(
     pending = state.setdefault(_PENDING, {})
     notices = state.setdefault(_NOTICES, {})
     corrected = state.setdefault(_CORRECTED, set())
+    state.setdefault(_BOUND, set()).add(key)
     lo = p.min if min_value is None else min_value
     hi = p.max if max_value is None else max_value
 
@@ -207,7 +212,7 @@ def start_run(page: str | None = None) -> None:
     last = state.get(_PAGE)
     state[_PAGE] = page
     if last is not None and last != page:
-        for key in PARAMS:
+        for key in state.get(_BOUND, set()) | set(PARAMS):
             if key != "lecture":
                 state.pop(key, None)
         state.pop(_NOTICES, None)

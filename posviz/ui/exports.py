@@ -87,14 +87,13 @@ def show_figure(
     """Draw ``fig`` and, under it, its CSV download and PyTorch code.
 
     Args:
-        fig: the figure, or a zero-argument builder of it (cached when the page
-            called :func:`cache_figures`).
+        fig: the figure's spec (from a :func:`posviz.ui.cache.cached_figure`) or the figure.
         name: file stem for the PNG and CSV downloads; also the element key.
         alt: one sentence describing the figure for screen readers.
         csv: a zero-argument callable returning the CSV text (built on click).
         code: Python that reproduces the figure's tensor.
     """
-    if callable(fig):
+    if callable(fig):  # legacy: a builder under the page's declared key
         key = st.session_state.get(_FIGURE_KEY)
         fig = fig() if key is None else go.Figure(_figure_spec(name, key, fig))
     st.plotly_chart(fig, config=plotly_config(name), theme=None, key=f"fig_{name}", alt=alt)
