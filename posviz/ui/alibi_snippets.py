@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from posviz.ui.snippets import SHOWN_FN
+from posviz.ui.code import SHOWN_FN
 
 ALIBI_PARTS = ("slopes", "bias", "receptive")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from posviz.encodings.tokens import SENTENCE_ENDS, TOKEN_PATTERN
+from posviz.ui.code import SHOWN_FN
 from posviz.ui.params import COPE_MAX_TOKENS, COPE_TEXT
-from posviz.ui.snippets import SHOWN_FN
 
 MODES = ("count-tokens", "count-sentences", "random", "custom")
 

@@ -17,8 +17,8 @@ from posviz.encodings.shaw import (
     shaw_table,
     shaw_value_term,
 )
+from posviz.ui.axes import Axes, axes
 from posviz.ui.controls import control
-from posviz.ui.t5 import Axes, axes
 
 MAIN_POINTS = 128  # per axis of each of the three index panels
 PAIR_POINTS = 96  # per axis of each panel of the score and attention pairs

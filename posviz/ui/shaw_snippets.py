@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from posviz.ui.code import SHOWN_FN
 from posviz.ui.shaw import ShawSettings
-from posviz.ui.snippets import SHOWN_FN
 
 SHAW_PARTS = ("index", "table", "row", "toy")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from posviz.ui.snippets import SHOWN_FN
+from posviz.ui.code import SHOWN_FN
 
 SINUSOIDAL_PARTS = ("table", "similarity", "learned")
 LEARNED_MAX = 4096  # rows of the learned table drawn (BERT has 512, GPT-2 1024)

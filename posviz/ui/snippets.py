@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from posviz.ui.code import SHOWN_FN
+
 T5_BUCKET_FN = '''\
 def relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
     """Hugging Face T5Attention._relative_position_bucket."""
@@ -30,13 +32,6 @@ def relative_position_bucket(relative_position, bidirectional=True, num_buckets=
     )
     relative_buckets += torch.where(is_small, relative_position, relative_position_if_large)
     return relative_buckets
-'''
-
-SHOWN_FN = '''\
-def shown(length, stride):
-    """Every stride-th position and the last: the positions the figure draws."""
-    pos = torch.arange(0, length, stride)
-    return pos if pos[-1] == length - 1 else torch.cat([pos, torch.tensor([length - 1])])
 '''
 
 

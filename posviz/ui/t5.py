@@ -10,7 +10,7 @@ import streamlit as st
 import torch
 
 from posviz.encodings.attention import attention_weights_sampled, toy_qk
-from posviz.encodings.positions import display_positions, display_stride, query_positions, relative_positions
+from posviz.encodings.positions import display_positions, query_positions, relative_positions
 from posviz.encodings.t5 import (
     T5BucketRange,
     T5BucketSteps,
@@ -22,6 +22,7 @@ from posviz.encodings.t5 import (
     t5_bucket_steps,
     t5_half,
 )
+from posviz.ui.axes import Axes, axes
 from posviz.ui.controls import control
 from posviz.ui.snippets import T5Settings
 
@@ -80,27 +81,6 @@ def t5_problem(s: T5Settings) -> str | None:
     except ValueError as err:
         return str(err)
     return None
-
-
-@dataclass(frozen=True)
-class Axes:
-    """Shown positions of one view: (n,) int64 arrays and the strides behind them."""
-
-    q_pos: np.ndarray
-    k_pos: np.ndarray
-    q_stride: int
-    k_stride: int
-
-
-def axes(q_len: int, k_len: int, align: str, points: int) -> Axes:
-    """At most ``points`` strided queries and keys, at their true positions."""
-    q = query_positions(q_len, k_len, align=align)[display_positions(q_len, points)]
-    return Axes(
-        q_pos=q.numpy(),
-        k_pos=display_positions(k_len, points).numpy(),
-        q_stride=display_stride(q_len, points),
-        k_stride=display_stride(k_len, points),
-    )
 
 
 @dataclass(frozen=True)
