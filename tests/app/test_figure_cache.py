@@ -1,12 +1,83 @@
-"""The process-wide figure cache: the same view gives the same charts, another view its own."""
+"""The process-wide caches: keyed by the arguments a view or figure was built from, and nothing else."""
 
 from __future__ import annotations
 
+import importlib
+import warnings
+from dataclasses import fields, is_dataclass, replace
+from typing import Any
+
+import plotly.graph_objects as go
+import pytest
 import streamlit as st
 
-from posviz.ui.exports import _FIGURE_KEY
+from posviz.schemes import SCHEMES
+from posviz.ui.params import Param
+from posviz.ui.settings import params_of
 
-from .conftest import assert_healthy, charts, open_page
+from .conftest import charts, open_page, widget
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
+    from posviz.ui.cache import cached_figure
+
+
+def settings_classes() -> list[type]:
+    """Every scheme's settings dataclass: the ones whose fields are URL-bound settings."""
+    found = []
+    for scheme in SCHEMES:
+        if not scheme.page:
+            continue
+        module = importlib.import_module(f"posviz.ui.{scheme.key}.settings")
+        for obj in vars(module).values():
+            if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ == module.__name__ and params_of(obj):
+                found.append(obj)
+    return found
+
+
+def other_value(p: Param, value: Any) -> Any:
+    """A valid value of ``p`` other than ``value``."""
+    if p.kind == "bool":
+        return not value
+    if p.kind == "choice":
+        return next(o for o in p.options if o != value)
+    if p.kind == "text":
+        return value + " x"
+    step = p.step or 1
+    up = value + step
+    return up if p.max is None or up <= p.max else value - step
+
+
+def test_every_scheme_with_a_page_has_settings():
+    classes = settings_classes()
+    assert {c.__module__.split(".")[2] for c in classes} == {s.key for s in SCHEMES if s.page}
+
+
+@pytest.mark.parametrize("cls", settings_classes(), ids=lambda c: c.__name__)
+def test_views_differing_in_any_one_setting_never_share_a_figure(cls):
+    built = []
+
+    @cached_figure
+    def probe(s, lecture: bool) -> go.Figure:
+        built.append((s, lecture))
+        return go.Figure(layout={"title": {"text": repr(s)}})
+
+    base = cls()
+    first = probe(base, False)
+    assert probe(base, False) is first and len(built) == 1  # the same view: served from the cache
+    for name, p in params_of(cls).items():
+        changed = replace(base, **{name: other_value(p, getattr(base, name))})
+        spec = probe(changed, False)
+        assert spec["layout"]["title"]["text"] == repr(changed), name  # built for this view, not another's
+    assert len(built) == 1 + len(params_of(cls))
+    probe(base, True)  # lecture mode is part of every figure's key too
+    assert len(built) == 2 + len(params_of(cls))
+
+
+def test_settings_fields_are_all_url_bound():
+    """A settings class holds URL-bound fields only: anything else would not reopen from a link."""
+    for cls in settings_classes():
+        assert {f.name for f in fields(cls)} == set(params_of(cls)), cls.__name__
 
 
 def specs(at) -> dict[str, dict]:
@@ -19,14 +90,34 @@ def test_a_cached_view_equals_a_fresh_one(monkeypatch):
     calls = []
     real = fig.bucket_figure
     monkeypatch.setattr(fig, "bucket_figure", lambda *a, **k: calls.append(1) or real(*a, **k))
+    st.cache_resource.clear()
     st.cache_data.clear()
     first = specs(open_page("pages/t5.py", q_len="40"))
     assert len(calls) == 1
     second = specs(open_page("pages/t5.py", q_len="40"))  # served from the cache
     assert first == second and len(calls) == 1  # the second session built nothing
-    st.cache_data.clear()
+    st.cache_resource.clear()
     rebuilt = specs(open_page("pages/t5.py", q_len="40"))  # built again from scratch
     assert rebuilt == first and len(calls) == 2
+
+
+def test_moving_head_rebuilds_only_the_heads_figures(monkeypatch):
+    from posviz.figures import t5 as fig
+
+    counts = {"bucket_figure": 0, "bias_figure": 0, "bias_grid_figure": 0}
+    for name in counts:
+        real = getattr(fig, name)
+
+        def counted(*a, _real=real, _name=name, **k):
+            counts[_name] += 1
+            return _real(*a, **k)
+
+        monkeypatch.setattr(fig, name, counted)
+    st.cache_resource.clear()
+    at = open_page("pages/t5.py", q_len="48", k_len="48")
+    assert counts == {"bucket_figure": 1, "bias_figure": 1, "bias_grid_figure": 1}
+    widget(at, "head").set_value(3).run()
+    assert counts == {"bucket_figure": 1, "bias_figure": 2, "bias_grid_figure": 1}
 
 
 def test_another_view_gets_its_own_charts():
@@ -35,12 +126,3 @@ def test_another_view_gets_its_own_charts():
     assert a["fig_shaw_index"] != b["fig_shaw_index"]
     lecture = specs(open_page("pages/shaw.py", clip="3", lecture="1"))
     assert lecture["fig_shaw_index"]["layout"]["font"]["size"] == 20 != a["fig_shaw_index"]["layout"]["font"]["size"]
-
-
-def test_a_page_without_a_key_never_reuses_the_last_pages_key():
-    at = open_page("pages/t5.py")
-    assert at.session_state[_FIGURE_KEY][0] == "t5"
-    at.switch_page("pages/cope.py").run()  # CoPE's figures depend on an editable table: not cached
-    assert_healthy(at)
-    assert _FIGURE_KEY not in at.session_state
-    assert all(c.key.startswith("fig_cope") for c in charts(at))

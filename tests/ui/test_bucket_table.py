@@ -3,7 +3,7 @@
 import warnings
 
 from posviz.encodings.t5 import t5_bucket_ranges
-from posviz.ui.t5 import bucket_notes, int_ranges, ranges_frame
+from posviz.ui.t5.notes import bucket_notes, int_ranges, ranges_frame
 
 
 def frame(bidirectional=True, num_buckets=32, max_distance=128, r_min=-127, r_max=127):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -11,11 +12,14 @@ import torch
 from posviz.encodings.positions import relative_positions
 from posviz.encodings.t5 import t5_bias, t5_bucket, t5_bucket_steps
 from posviz.figures.t5 import PIPELINE_STEPS, pipeline_matrix
-from posviz.ui.snippets import T5_STEP_VARIABLES, T5Settings, t5_snippet
+from posviz.ui.settings import project
+from posviz.ui.t5 import settings as t5_settings
+from posviz.ui.t5.settings import AttentionKey, BucketKey, HeadKey, T5Settings
+from posviz.ui.t5.snippets import T5_STEP_VARIABLES, t5_snippet
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from posviz.ui import t5 as ui_t5
+    from posviz.ui.t5 import views as t5_views
 
 SETTINGS = {
     "default": T5Settings(),
@@ -49,7 +53,7 @@ def run(code: str) -> dict:
 def seeded(s: T5Settings) -> np.ndarray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ui_t5.seeded_table(s.num_buckets, s.heads, s.seed)
+        return t5_views.seeded_table(s.num_buckets, s.heads, s.seed)
 
 
 def custom_table(s: T5Settings) -> np.ndarray:
@@ -58,45 +62,29 @@ def custom_table(s: T5Settings) -> np.ndarray:
     return (rng.standard_normal((s.num_buckets, s.heads)) * 1e-3 + 1 / 3).astype(np.float32)
 
 
-def page_bias_view(s: T5Settings, table: np.ndarray):
-    """What the page draws for the bias (``posviz.ui.t5.bias_view``)."""
+@dataclass(frozen=True)
+class PageBias:
+    bias: np.ndarray
+    pitfall: tuple[np.ndarray, np.ndarray] | None
+
+
+def page_bias_view(s: T5Settings, table: np.ndarray) -> PageBias:
+    """What the page draws for the bias (``posviz.ui.t5.views.head_view`` and ``pitfall_view``)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ui_t5.bias_view(
-            table.tobytes(),
-            s.num_buckets,
-            s.heads,
-            s.head,
-            s.q_len,
-            s.k_len,
-            s.align,
-            s.max_distance,
-            s.bidirectional,
-            s.scale,
-        )
+        k = project(s, HeadKey)
+        return PageBias(t5_views.head_view(k, table.tobytes()), t5_views.pitfall_view(k, table.tobytes()))
 
 
 def page_attention_view(s: T5Settings, table: np.ndarray):
-    """What the page draws for the toy attention (``posviz.ui.t5.attention_view``)."""
+    """What the page draws for the toy attention (``posviz.ui.t5.views.attention_view``)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ui_t5.attention_view(
-            table.tobytes(),
-            s.num_buckets,
-            s.heads,
-            s.head,
-            s.q_len,
-            s.k_len,
-            s.align,
-            s.max_distance,
-            s.bidirectional,
-            s.scale,
-            s.seed,
-        )
+        return t5_views.attention_view(project(s, AttentionKey), table.tobytes())
 
 
 def shown_axes(s: T5Settings, points: int):
-    ax = ui_t5.axes(s.q_len, s.k_len, s.align, points)
+    ax = t5_views.main_axes(s, points)
     return ax, torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
 
 
@@ -104,8 +92,8 @@ def shown_axes(s: T5Settings, points: int):
 @pytest.mark.parametrize("part", ["bucket", "bias", "attention"])
 def test_snippet_positions_and_buckets(name, part):
     s = SETTINGS[name]
-    ax, q_pos, k_pos = shown_axes(s, ui_t5.PAIR_POINTS if part == "attention" else ui_t5.MAIN_POINTS)
-    ns = run(t5_snippet(s, part=part, q_stride=ax.q_stride, k_stride=ax.k_stride, toy_dim=ui_t5.TOY_DIM))
+    ax, q_pos, k_pos = shown_axes(s, t5_settings.PAIR_POINTS if part == "attention" else t5_settings.MAIN_POINTS)
+    ns = run(t5_snippet(s, part=part, q_stride=ax.q_stride, k_stride=ax.k_stride, toy_dim=t5_settings.TOY_DIM))
     assert torch.equal(ns["q_pos"], q_pos)
     assert torch.equal(ns["k_pos"], k_pos)
     assert torch.equal(ns["rel_pos"], relative_positions(q_pos, k_pos))
@@ -119,10 +107,10 @@ def test_snippet_positions_and_buckets(name, part):
 
 
 def test_strided_settings_really_are_strided():
-    ax, _, _ = shown_axes(SETTINGS["long_strided"], ui_t5.MAIN_POINTS)
+    ax, _, _ = shown_axes(SETTINGS["long_strided"], t5_settings.MAIN_POINTS)
     assert ax.q_stride > 1
     assert ax.k_stride > 1
-    ax, _, _ = shown_axes(SETTINGS["end_decoder_strided_keys"], ui_t5.MAIN_POINTS)
+    ax, _, _ = shown_axes(SETTINGS["end_decoder_strided_keys"], t5_settings.MAIN_POINTS)
     assert ax.q_stride == 1
     assert ax.k_stride > 1
     assert ax.q_pos[0] == 250  # queries at the end of the keys
@@ -132,7 +120,7 @@ def test_strided_settings_really_are_strided():
 @pytest.mark.parametrize("custom", [False, True])
 def test_snippet_bias(name, custom):
     s = SETTINGS[name]
-    ax, q_pos, k_pos = shown_axes(s, ui_t5.MAIN_POINTS)
+    ax, q_pos, k_pos = shown_axes(s, t5_settings.MAIN_POINTS)
     table = custom_table(s) if custom else seeded(s)
     listed = table.tolist() if custom else None
     ns = run(t5_snippet(s, part="bias", q_stride=ax.q_stride, k_stride=ax.k_stride, table=listed))
@@ -158,14 +146,14 @@ def test_seeded_snippet_table_is_the_page_table():
 @pytest.mark.parametrize("custom", [False, True])
 def test_snippet_attention(name, custom):
     s = SETTINGS[name]
-    ax, q_pos, k_pos = shown_axes(s, ui_t5.PAIR_POINTS)
+    ax, q_pos, k_pos = shown_axes(s, t5_settings.PAIR_POINTS)
     table = custom_table(s) if custom else seeded(s)
     code = t5_snippet(
         s,
         part="attention",
         q_stride=ax.q_stride,
         k_stride=ax.k_stride,
-        toy_dim=ui_t5.TOY_DIM,
+        toy_dim=t5_settings.TOY_DIM,
         table=table.tolist() if custom else None,
     )
     ns = run(code)
@@ -206,19 +194,19 @@ def test_snippet_states_the_settings():
     ids=["decoder_131072", "encoder_3000"],
 )
 def test_snippet_attention_of_long_settings_as_the_page_caps_them(s):
-    toy = ui_t5.toy_settings(s)
-    assert toy.q_len <= toy.k_len <= ui_t5.TOY_MAX_LEN
+    toy = t5_views.toy_key(project(s, AttentionKey))
+    assert toy.q_len <= toy.k_len <= t5_settings.TOY_MAX_LEN
     assert (toy.num_buckets, toy.max_distance, toy.bidirectional, toy.scale) == (
         s.num_buckets,
         s.max_distance,
         s.bidirectional,
         s.scale,
     )
-    ax, q_pos, k_pos = shown_axes(toy, ui_t5.PAIR_POINTS)
+    ax, q_pos, k_pos = shown_axes(toy, t5_settings.PAIR_POINTS)
     assert ax.q_stride > 1
     assert ax.k_stride > 1
     table = seeded(s)
-    ns = run(t5_snippet(toy, part="attention", q_stride=ax.q_stride, k_stride=ax.k_stride, toy_dim=ui_t5.TOY_DIM))
+    ns = run(t5_snippet(toy, part="attention", q_stride=ax.q_stride, k_stride=ax.k_stride, toy_dim=t5_settings.TOY_DIM))
     without, with_bias = page_attention_view(toy, table)
     assert torch.equal(ns["q_pos"], q_pos)
     assert torch.equal(ns["k_pos"], k_pos)
@@ -233,7 +221,7 @@ def test_step_variables_follow_the_pipeline_figures():
 @pytest.mark.parametrize("name", list(STEP_SETTINGS))
 def test_snippet_steps(name):
     s = STEP_SETTINGS[name]
-    ax, q_pos, k_pos = shown_axes(s, ui_t5.MAIN_POINTS)
+    ax, q_pos, k_pos = shown_axes(s, t5_settings.MAIN_POINTS)
     code = t5_snippet(s, part="steps", q_stride=ax.q_stride, k_stride=ax.k_stride)
     assert "relative_position_bucket" not in code  # the intermediates, not the function that hides them
     ns = run(code)
@@ -265,7 +253,7 @@ def test_snippet_steps(name):
     # exactly what the six step figures draw, from the page's own cached view
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        view = ui_t5.bucket_view(s.q_len, s.k_len, s.align, s.num_buckets, s.max_distance, s.bidirectional)
+        view = t5_views.bucket_view(project(s, BucketKey))
     for step, var in enumerate(T5_STEP_VARIABLES, start=1):
         got, want = ns[var].numpy(), pipeline_matrix(view.steps, step)
         assert got.dtype == want.dtype, var
@@ -327,7 +315,7 @@ def test_snippet_profile(name):
 def test_snippet_pitfall_is_what_the_page_draws(custom):
     s = T5Settings(q_len=300, k_len=300, num_buckets=16, max_distance=40, heads=4, head=2, scale=0.5, seed=3)
     table = custom_table(s) if custom else seeded(s)
-    px, _, _ = shown_axes(s, ui_t5.PITFALL_POINTS)
+    px, _, _ = shown_axes(s, t5_settings.PITFALL_POINTS)
     code = t5_snippet(
         s, part="pitfall", q_stride=px.q_stride, k_stride=px.k_stride, table=table.tolist() if custom else None
     )

@@ -6,9 +6,8 @@ compares its tensors with the package's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from posviz.ui.code import SHOWN_FN
+from posviz.ui.t5.settings import AttentionKey
 
 T5_BUCKET_FN = '''\
 def relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
@@ -61,27 +60,7 @@ bucket = within + direction_offset  # (q, k): the final bucket, 0 .. num_buckets
 """
 
 
-@dataclass(frozen=True)
-class T5Settings:
-    """Everything that determines the T5 page's tensors."""
-
-    q_len: int = 128
-    k_len: int = 128
-    align: str = "start"
-    num_buckets: int = 32
-    max_distance: int = 128
-    bidirectional: bool = True
-    heads: int = 8
-    scale: float = 1.0
-    seed: int = 0
-    head: int = 0
-
-    @property
-    def offset(self) -> int:
-        return self.k_len - self.q_len if self.align == "end" else 0
-
-
-def _table_lines(s: T5Settings, table: list[list[float]] | None) -> list[str]:
+def _table_lines(s: AttentionKey, table: list[list[float]] | None) -> list[str]:
     lines = [
         "g = torch.Generator().manual_seed(seed)",
         "table = torch.randn(num_buckets, heads, generator=g)  # as nn.Embedding(num_buckets, heads) at init: N(0, 1)",
@@ -93,7 +72,7 @@ def _table_lines(s: T5Settings, table: list[list[float]] | None) -> list[str]:
 
 
 def t5_snippet(
-    s: T5Settings,
+    s: AttentionKey,
     *,
     part: str,
     q_stride: int = 1,

@@ -8,8 +8,8 @@ import streamlit as st
 
 from posviz.checkpoints import EXTRACT_SNIPPET, CheckpointError, read_bias_tables
 from posviz.ui.params import plain
-from posviz.ui.snippets import T5Settings
-from posviz.ui.t5 import seeded_table
+from posviz.ui.t5.settings import T5Settings
+from posviz.ui.t5.views import seeded_table
 
 MAX_UPLOAD_MB = 16  # a bias table is a few KiB; whole checkpoints should be cut down first
 

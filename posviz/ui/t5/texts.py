@@ -81,3 +81,25 @@ fails with a shape error (or, when one length is 1, silently broadcasts to a wro
 `q_len = k_len` it **silently** adds `bias(i − j)` at `(i, j)`: past and future swap.
 `permute(2, 0, 1)` is the correct reshape.
 """
+
+BUCKET_FORMULA = (
+    r"\text{bucket}(n)=\begin{cases} n & n < \text{max\_exact}\\ \min\!\Big(\text{nb}-1,\ \text{max\_exact}+"
+    r"\Big\lfloor \tfrac{\log(n/\text{max\_exact})}{\log(\text{max\_distance}/\text{max\_exact})}"
+    r"\,(\text{nb}-\text{max\_exact})\Big\rfloor\Big) & \text{otherwise}\end{cases}"
+)
+
+BUCKET_FORMULA_NOTE = (
+    "n: the distance (step 1 below); nb: buckets per direction (num_buckets // 2 when bidirectional, "
+    "else num_buckets); max_exact = nb // 2; future keys of a bidirectional bucket add nb."
+)
+
+TOY_CAP = (
+    "The toy softmax runs over at most {cap} keys: this section uses q_len = {q_len}, "
+    "k_len = {k_len} (queries at the {align} of the keys); the position bias is the same function of r."
+)
+
+PITFALL_CODE = (
+    "values = table[bucket]                 # ({q}, {k}, {h}): (q_len, k_len, heads)\n"
+    "values.permute(2, 0, 1).unsqueeze(0)   # (1, {h}, {q}, {k}): correct\n"
+    "values.transpose(0, 2).unsqueeze(0)    # (1, {h}, {k}, {q}): the seeds"
+)

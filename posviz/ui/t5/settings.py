@@ -1,0 +1,124 @@
+"""The T5 page's settings: its URL parameters, defaults (written once), cache keys and rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from posviz.encodings.positions import query_positions
+from posviz.encodings.t5 import check_t5_config
+from posviz.ui.params import MAX_LEN, PARAMS, Param
+from posviz.ui.settings import setting
+
+NUM_BUCKETS = Param(
+    "num_buckets",
+    "Buckets num_buckets",
+    "int",
+    32,
+    "slider",
+    min=1,
+    max=256,
+    step=1,
+    help="Total number of buckets (T5 uses 32); halved per direction when bidirectional.",
+)
+MAX_DISTANCE = Param(
+    "max_distance",
+    "Max distance max_distance",
+    "int",
+    128,
+    "number",
+    min=1,
+    max=MAX_LEN,
+    step=1,
+    help="Distances from here on share the last bucket (T5 uses 128).",
+)
+BIDIRECTIONAL = Param(
+    "bidirectional",
+    "Bidirectional (encoder)",
+    "bool",
+    True,
+    "toggle",
+    help="On: encoder, past and future keys get separate buckets. Off: decoder, every future key shares bucket 0.",
+)
+SCALE = Param(
+    "scale",
+    "Bias scale",
+    "float",
+    1.0,
+    "slider",
+    min=-4.0,
+    max=4.0,
+    step=0.05,
+    help="Multiplies the bias (1 in T5; the seed notebooks call it rp_scale).",
+)
+
+MAIN_POINTS = 192  # per axis for single heatmaps: 192^2 cells stay under 1 MB of chart data
+PAIR_POINTS = 128  # per axis for the attention pair
+PITFALL_POINTS = 112  # per axis for the three pitfall panels
+TOY_DIM = 32
+TOY_MAX_LEN = 2048  # the toy attention runs a full softmax over at most this many keys
+
+
+@dataclass(frozen=True)
+class BucketKey:
+    """What the bucket views depend on: the positions and the bucket settings."""
+
+    q_len: int = PARAMS["q_len"].default
+    k_len: int = PARAMS["k_len"].default
+    align: str = PARAMS["align"].default
+    bidirectional: bool = BIDIRECTIONAL.default
+    num_buckets: int = NUM_BUCKETS.default
+    max_distance: int = MAX_DISTANCE.default
+
+    @property
+    def offset(self) -> int:
+        """Position of the first query: queries at the end of the keys start at ``k_len - q_len``."""
+        return self.k_len - self.q_len if self.align == "end" else 0
+
+
+@dataclass(frozen=True)
+class GridKey(BucketKey):
+    """Every head's bias: also the table's width and the scale."""
+
+    heads: int = PARAMS["heads"].default
+    scale: float = SCALE.default
+
+
+@dataclass(frozen=True)
+class HeadKey(GridKey):
+    """One head's bias."""
+
+    head: int = PARAMS["head"].default
+
+
+@dataclass(frozen=True)
+class AttentionKey(HeadKey):
+    """The toy attention of one head: also the seed of its queries and keys."""
+
+    seed: int = PARAMS["seed"].default
+
+
+@dataclass(frozen=True)
+class T5Settings(AttentionKey):
+    """Everything that determines the T5 page. The sidebar reads it in field order, which is the order
+    the keys above first declare the fields (a dataclass keeps a redeclared field in its first place)."""
+
+    q_len: int = setting(PARAMS["q_len"], section="Sequence")
+    k_len: int = setting(PARAMS["k_len"])
+    align: str = setting(PARAMS["align"])
+    bidirectional: bool = setting(BIDIRECTIONAL, section="Buckets")
+    num_buckets: int = setting(NUM_BUCKETS)
+    max_distance: int = setting(MAX_DISTANCE)
+    heads: int = setting(PARAMS["heads"], section="Bias table")
+    scale: float = setting(SCALE)
+    head: int = setting(PARAMS["head"], bounds=lambda v: (None, v["heads"] - 1), when=lambda v: v["heads"] > 1)
+    seed: int = setting(PARAMS["seed"])
+
+
+def problem(s: BucketKey) -> str | None:
+    """The first cross-field rule the settings break, as a message naming the fix; None if fine."""
+    try:
+        check_t5_config(bidirectional=s.bidirectional, num_buckets=s.num_buckets, max_distance=s.max_distance)
+        query_positions(s.q_len, s.k_len, align=s.align)
+    except ValueError as err:
+        return str(err)
+    return None
