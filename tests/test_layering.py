@@ -108,3 +108,64 @@ def test_figures_do_not_import_ui(path):
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
 def test_pages_do_no_tensor_math(path):
     assert torch_math_calls(path.read_text()) == [], f"{path} does tensor math"
+
+
+# --- the shape of the code (issue: one place per scheme) ----------------------------------------------
+
+UI = ROOT / "posviz" / "ui"
+SCHEME_PACKAGES = sorted(p for p in UI.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+PACKAGE_FILES = sorted(ROOT.joinpath("posviz").rglob("*.py"))
+
+
+def positional_parameters(source: str) -> list[tuple[str, int]]:
+    """``(function, count)`` for every function taking more than 6 positional parameters."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names = [a.arg for a in node.args.posonlyargs + node.args.args if a.arg not in ("self", "cls")]
+            if len(names) > 6:
+                found.append((node.name, len(names)))
+    return found
+
+
+def test_checker_counts_positional_parameters():
+    assert positional_parameters("def f(a, b, c, d, e, f, g): pass") == [("f", 7)]
+    assert positional_parameters("def f(a, b, c, d, e, f, *, g): pass") == []
+
+
+@pytest.mark.parametrize("path", SCHEME_PACKAGES, ids=lambda p: p.name)
+def test_a_scheme_ui_package_imports_no_other_schemes(path):
+    others = {f"posviz.ui.{p.name}" for p in SCHEME_PACKAGES} - {f"posviz.ui.{path.name}"}
+    for file in path.glob("*.py"):
+        source = file.read_text()
+        hits = [o for o in others if imports_package(source, o)]
+        assert not hits, f"{file.relative_to(ROOT)} imports {hits}"
+
+
+@pytest.mark.parametrize("path", PACKAGE_FILES + PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_small_modules_and_short_signatures(path):
+    source = path.read_text()
+    assert source.count("\n") <= 400, f"{path.relative_to(ROOT)} has {source.count(chr(10))} lines"
+    assert positional_parameters(source) == []
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_pages_are_thin_and_declare_no_cache_keys(path):
+    source = path.read_text()
+    assert source.count("\n") <= 150, f"{path.name} has {source.count(chr(10))} lines"
+    assert "cache_figures" not in source and "cache_data" not in source and "cache_resource" not in source
+
+
+def test_shared_ui_knows_no_scheme():
+    """posviz/ui/*.py (the shared machinery) imports no scheme's ui package."""
+    schemes = [f"posviz.ui.{p.name}" for p in SCHEME_PACKAGES]
+    for file in UI.glob("*.py"):
+        source = file.read_text()
+        assert not [s for s in schemes if imports_package(source, s)], file.name
+
+
+def test_tools_are_not_in_the_package():
+    assert not (ROOT / "posviz" / "loadtest.py").exists()
+    assert not (ROOT / "posviz" / "bench.py").exists()
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "tools" not in dockerfile and "COPY . " not in dockerfile
