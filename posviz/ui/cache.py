@@ -8,8 +8,10 @@ can only be reused for exactly the arguments it was built from.
 
 Both caches are bounded per function (``max_entries``), so memory stays flat
 under many sessions. Views are copied out of the cache (``st.cache_data``): a
-page may not corrupt another session's arrays. Figure specs are shared
-(``st.cache_resource``): they are plain dicts that nothing mutates.
+page may not corrupt another session's arrays. Figures are shared
+(``st.cache_resource``): nothing mutates them, and ``st.plotly_chart`` copies
+a ``go.Figure`` without validating it again (a spec dict would be revalidated
+on every rerun, tens of milliseconds for a large heatmap).
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import plotly.graph_objects as go
 import streamlit as st
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -34,26 +35,18 @@ def cached_view(fn: F | None = None, *, max_entries: int = VIEW_ENTRIES) -> F:
     return st.cache_data(max_entries=max_entries, show_spinner=False)(fn)
 
 
-def figure_spec(fig: go.Figure | dict) -> dict:
-    """The plain spec of a figure (what the browser receives)."""
-    return fig if isinstance(fig, dict) else fig.to_dict()
-
-
 def cached_figure(fn: F | None = None, *, max_entries: int = FIGURE_ENTRIES) -> F:
-    """Cache a figure builder's spec, keyed by every argument it was called with.
+    """Cache a figure builder's result, keyed by every argument it was called with.
 
-    ``fn(*args, **kwargs)`` returns a ``go.Figure`` (or a spec dict); the cached
-    function returns the spec dict. ``fn.uncached`` builds without the cache.
-    Each decorated function has its own bounded cache (``functools.wraps`` keeps
-    its name and source, which Streamlit makes part of the key).
+    ``fn(*args, **kwargs)`` returns a ``go.Figure``; the cached function returns
+    the same (shared, never mutated) figure to every caller with the same
+    arguments. ``fn.uncached`` builds without the cache.
+    Each decorated function has its own bounded cache (Streamlit makes the
+    function's module, name and source part of the key).
     """
     if fn is None:
         return functools.partial(cached_figure, max_entries=max_entries)  # type: ignore[return-value]
 
-    @functools.wraps(fn)
-    def spec(*args: Any, **kwargs: Any) -> dict:
-        return figure_spec(fn(*args, **kwargs))
-
-    cached = st.cache_resource(max_entries=max_entries, show_spinner=False)(spec)
+    cached = st.cache_resource(max_entries=max_entries, show_spinner=False)(fn)
     cached.uncached = fn  # type: ignore[attr-defined]
     return cached  # type: ignore[return-value]
