@@ -23,6 +23,8 @@ import math
 
 import torch
 
+from posviz.encodings import checks
+
 LAYOUTS = ("interleaved", "half")
 METHODS = ("default", "linear", "dynamic", "yarn", "llama3")
 
@@ -41,21 +43,15 @@ METHOD_OPTIONS = {
 
 
 def check_rope_dim(dim: int) -> None:
-    if dim < 2 or dim % 2:
-        raise ValueError(f"RoPE rotates pairs of components: dim must be even and at least 2, got {dim}.")
+    checks.check_even_dim(dim, why="RoPE rotates pairs of components")
 
 
 def check_base(base: float) -> None:
-    if not math.isfinite(base) or base <= 1:
-        raise ValueError(
-            f"base must be a finite number greater than 1, got {base}: with base <= 1 the pairs do not "
-            "slow down from first to last (10000 in the paper, 500000 in Llama 3)."
-        )
+    checks.check_base(base)
 
 
 def check_layout(layout: str) -> None:
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}.")
+    checks.check_layout(layout, LAYOUTS)
 
 
 def rope_inv_freq(dim: int, *, base: float = 10000.0, dtype: torch.dtype = torch.float64) -> torch.Tensor:

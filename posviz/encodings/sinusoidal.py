@@ -22,26 +22,11 @@ import math
 
 import torch
 
+from posviz.encodings.checks import check_base, check_even_dim, check_layout
+
 LAYOUTS = ("interleaved", "concat")
 LEARNED_STD = 0.02  # BERT's and GPT-2's initializer_range: nn.Embedding weights ~ N(0, 0.02^2)
-
-
-def check_dim(dim: int) -> None:
-    if isinstance(dim, bool) or not isinstance(dim, int) or dim < 2 or dim % 2:
-        raise ValueError(f"sin and cos come in pairs: dim must be an even whole number of at least 2, got {dim!r}.")
-
-
-def check_base(base: float) -> None:
-    if not math.isfinite(base) or base <= 1:
-        raise ValueError(
-            f"base must be a finite number greater than 1, got {base}: with base <= 1 the frequencies do not "
-            "fall from first to last (the paper uses 10000)."
-        )
-
-
-def check_layout(layout: str) -> None:
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}.")
+PAIRS = "sin and cos come in pairs"  # why dim is even
 
 
 def sinusoidal_inv_freq(dim: int, *, base: float = 10000.0) -> torch.Tensor:
@@ -50,7 +35,7 @@ def sinusoidal_inv_freq(dim: int, *, base: float = 10000.0) -> torch.Tensor:
     Returns:
         (dim/2,) float64, from 1 (k = 0) down to ``base ** (-(dim - 2) / dim)``.
     """
-    check_dim(dim)
+    check_even_dim(dim, why=PAIRS)
     check_base(base)
     return 1.0 / base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
 
@@ -75,7 +60,7 @@ def sinusoidal_table(
     Returns:
         (n, dim) ``dtype`` in ``[-1, 1]``; each row has norm ``sqrt(dim / 2)``.
     """
-    check_layout(layout)
+    check_layout(layout, LAYOUTS)
     if positions.dim() != 1:
         raise ValueError(f"positions must be 1-D (n,), got shape {tuple(positions.shape)}.")
     inv_freq = sinusoidal_inv_freq(dim, base=base)  # (dim/2,)
@@ -92,7 +77,7 @@ def concat_permutation(dim: int) -> torch.Tensor:
     Returns:
         (dim,) int64, ``[0, 2, ..., dim - 2, 1, 3, ..., dim - 1]``: every sin, then every cos.
     """
-    check_dim(dim)
+    check_even_dim(dim, why=PAIRS)
     return torch.cat([torch.arange(0, dim, 2), torch.arange(1, dim, 2)])
 
 
