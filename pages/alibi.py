@@ -2,30 +2,34 @@
 
 import streamlit as st
 
-from posviz.figures import alibi as fig
-from posviz.ui.alibi import alibi_controls, bias_view, receptive_view, slopes_view
-from posviz.ui.alibi_snippets import alibi_snippet
-from posviz.ui.chrome import page_header, prose, section
+from posviz.ui.alibi import charts, texts
+from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey, problem
+from posviz.ui.alibi.snippets import alibi_snippet
+from posviz.ui.alibi.views import bias_view, receptive_view, slopes_view
+from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
-from posviz.ui.exports import cache_figures, columns_csv, show_figure
-from posviz.ui.texts import alibi as text
+from posviz.ui.exports import columns_csv, show_figure
+from posviz.ui.settings import project, read_settings
 
-s = alibi_controls()
+s = read_settings(AlibiSettings)
 lecture = lecture_mode()
-cache_figures("alibi", s, lecture)  # every figure below depends on these only
 page_header(
     "ALiBi: attention with linear biases", "Press et al. 2022 · a fixed penalty −m·(i − j) per head, no embedding"
 )
-prose(text.INTRO, label="What ALiBi does")
+prose(texts.INTRO, label="What ALiBi does")
 st.latex(r"\text{logit}_{h,ij} = \frac{q_i\cdot k_j}{\sqrt d} - m_h\,(i - j),\qquad m_h = 2^{-8h/n}")
+if problem(s):
+    rule_error(problem(s))
+    st.stop()
 
-sl = slopes_view(s.heads)
+sk = project(s, SlopesKey)
+sl = slopes_view(sk)
 slopes_code = alibi_snippet(s, part="slopes")
 
 section("1 · Slopes per head")
-prose(text.SLOPES)
+prose(texts.SLOPES)
 show_figure(
-    lambda: fig.slopes_figure(sl.slopes, closest=sl.closest, lecture=lecture),
+    charts.slopes(sk, lecture),
     name="alibi_slopes",
     alt="Each head's slope on a log axis.",
     csv=lambda: columns_csv({"head": range(1, s.heads + 1), "slope": sl.slopes}),
@@ -33,9 +37,9 @@ show_figure(
 )
 
 section("2 · Any number of heads")
-prose(text.INTERLEAVE)
+prose(texts.INTERLEAVE)
 show_figure(
-    lambda: fig.interleave_figure(sl.base, sl.doubled, sl.extra, heads=s.heads, lecture=lecture),
+    charts.interleave(sk, lecture),
     name="alibi_interleave",
     alt="The slopes of the closest power of two, of twice as many heads, and the final slopes.",
     csv=lambda: columns_csv({"head": range(1, s.heads + 1), "slope": sl.slopes}),
@@ -43,45 +47,22 @@ show_figure(
 )
 
 section("3 · The bias, head by head")
-prose(text.BIAS)
-bv = bias_view(s.heads, s.seq_len, s.causal)
+prose(texts.BIAS)
+bv = bias_view(s)
 show_figure(
-    lambda: fig.bias_grid_figure(
-        bv.bias,
-        heads_shown=bv.heads_shown,
-        slopes=sl.slopes[bv.heads_shown],
-        positions=bv.positions,
-        seq_len=s.seq_len,
-        causal=s.causal,
-        heads=s.heads,
-        lecture=lecture,
-    ),
+    charts.bias_grid(s, lecture),
     name="alibi_bias",
     alt="Small heatmaps of each shown head's bias over query and key positions.",
-    csv=lambda: columns_csv(
-        {
-            "head": [int(h) + 1 for h in bv.heads_shown for _ in range(bv.bias[0].size)],
-            "query i": [int(i) for _ in bv.heads_shown for i in bv.positions for _ in bv.positions],
-            "key j": [int(j) for _ in bv.heads_shown for _ in bv.positions for j in bv.positions],
-            "bias": bv.bias.ravel(),
-        }
-    ),
+    csv=lambda: charts.bias_csv(s),
     code=alibi_snippet(s, part="bias", stride=bv.stride, heads_shown=bv.heads_shown.tolist()),
 )
 
 section("4 · Receptive field")
-prose(text.RECEPTIVE)
-rv = receptive_view(s.heads, s.seq_len)
+prose(texts.RECEPTIVE)
+rk = project(s, ReceptiveKey)
+rv = receptive_view(rk)
 show_figure(
-    lambda: fig.receptive_field_figure(
-        rv.distances,
-        rv.weights,
-        rv.reach,
-        heads_shown=rv.heads_shown,
-        slopes=sl.slopes[rv.heads_shown],
-        seq_len=s.seq_len,
-        lecture=lecture,
-    ),
+    charts.receptive_field(rk, lecture),
     name="alibi_receptive_field",
     alt="Attention weight against distance for each shown head, log axes, with each head's 90% reach.",
     csv=lambda: columns_csv(

@@ -2,9 +2,10 @@
 
 import streamlit as st
 
+from posviz.schemes import SCHEMES, page_of
 from posviz.ui.chrome import page_header, prose, section
-from posviz.ui.home import SCHEMES, SENTENCE, SHUFFLED, change_text, permutation_demo, scheme_frame
-from posviz.ui.texts import home as text
+from posviz.ui.home import texts
+from posviz.ui.home.views import SENTENCE, SHUFFLED, change_text, permutation_demo, scheme_frame
 
 page_header(
     "posviz: how transformers encode position",
@@ -12,7 +13,7 @@ page_header(
 )
 
 section("Why attention needs position")
-prose(text.WHY)
+prose(texts.WHY)
 frame, worst_none, worst_bias = permutation_demo()
 st.markdown(
     f"Toy example: one head, 4-dimensional vectors, the sentence **{' '.join(SENTENCE)}** and its "
@@ -22,10 +23,10 @@ st.dataframe(frame, hide_index=True)
 left, right = st.columns(2)
 left.metric("Largest change of a word's output, no position term", change_text(worst_none))
 right.metric("... with a T5 relative bias", change_text(worst_bias))
-prose(text.AFTER)
+prose(texts.AFTER)
 
 section("The schemes")
 st.dataframe(scheme_frame(), hide_index=True)
-for name, _, _, how, path in SCHEMES:
-    if path:
-        st.page_link(f"pages/{path}.py", label=f"{name}: {how}", icon=":material/arrow_forward:")
+for scheme in SCHEMES:
+    if scheme.page:
+        st.page_link(page_of(scheme.key).path, label=f"{scheme.title}: {scheme.how}", icon=":material/arrow_forward:")

@@ -2,37 +2,39 @@
 
 import streamlit as st
 
-from posviz.figures import sinusoidal as fig
-from posviz.ui.chrome import page_header, prose, section
+from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
-from posviz.ui.exports import cache_figures, columns_csv, matrix_csv, panels_csv, show_figure
-from posviz.ui.sinusoidal import (
+from posviz.ui.exports import columns_csv, matrix_csv, panels_csv, show_figure
+from posviz.ui.settings import project, read_settings
+from posviz.ui.sinusoidal import charts, texts
+from posviz.ui.sinusoidal.settings import LayoutsKey, LearnedKey, SinusoidalSettings, TableKey, problem
+from posviz.ui.sinusoidal.snippets import sinusoidal_snippet
+from posviz.ui.sinusoidal.views import (
+    layouts_view,
     learned_view,
     sim_stride,
     similarity_view,
-    sinusoidal_controls,
     table_stride,
     table_view,
 )
-from posviz.ui.sinusoidal_snippets import sinusoidal_snippet
-from posviz.ui.texts import sinusoidal as text
 
-s = sinusoidal_controls()
+s = read_settings(SinusoidalSettings)
 lecture = lecture_mode()
-cache_figures("sinusoidal", s, lecture)  # every figure below depends on these only
 page_header("Sinusoidal positions", "Vaswani et al. 2017 · fixed sin/cos of the position, added to each token")
-prose(text.INTRO, label="What the sinusoidal encoding does")
+prose(texts.INTRO, label="What the sinusoidal encoding does")
 st.latex(r"PE(p, 2k) = \sin(p\,\theta_k),\quad PE(p, 2k+1) = \cos(p\,\theta_k),\quad \theta_k = \text{base}^{-2k/d}")
+if problem(s):
+    rule_error(problem(s))
+    st.stop()
 
-tv = table_view(s.seq_len, s.dim, s.base, s.layout)
+tk = project(s, TableKey)
+tv = table_view(tk)
 table_code = sinusoidal_snippet(s, part="table", stride=table_stride(s.seq_len))
 
 section("1 · The table")
-prose(text.TABLE)
+prose(texts.TABLE)
 show_figure(
-    lambda: fig.table_figure(
-        tv.table, positions=tv.positions, seq_len=s.seq_len, layout=s.layout, base=s.base, lecture=lecture
-    ),
+    charts.table(tk, lecture),
     name=f"sinusoidal_table_{s.layout}",
     alt="Heatmap of the sinusoidal table: position down, component across.",
     csv=lambda: matrix_csv(tv.table, tv.positions, range(s.dim)),
@@ -40,11 +42,9 @@ show_figure(
 )
 
 section("2 · Chosen dimensions as waves")
-prose(text.WAVES)
+prose(texts.WAVES)
 show_figure(
-    lambda: fig.waves_figure(
-        tv.wave_positions, tv.waves, components=tv.components, labels=tv.labels, seq_len=s.seq_len, lecture=lecture
-    ),
+    charts.waves(tk, lecture),
     name="sinusoidal_waves",
     alt="A few components of the table as sine and cosine waves against position.",
     csv=lambda: columns_csv(
@@ -59,18 +59,18 @@ st.caption(
 )
 
 section("3 · PE_i · PE_j depends on i − j only")
-prose(text.SIMILARITY)
-sv = similarity_view(s.seq_len, s.dim, s.base, s.layout)
+prose(texts.SIMILARITY)
+sv = similarity_view(tk)
 sim_code = sinusoidal_snippet(s, part="similarity", stride=sim_stride(s.seq_len))
 show_figure(
-    lambda: fig.similarity_figure(sv.sim, positions=sv.positions, seq_len=s.seq_len, dim=s.dim, lecture=lecture),
+    charts.similarity(tk, lecture),
     name="sinusoidal_similarity",
     alt="Heatmap of the dot products of every pair of position vectors: constant diagonals.",
     csv=lambda: matrix_csv(sv.sim, sv.positions, sv.positions),
     code=sim_code,
 )
 show_figure(
-    lambda: fig.profile_figure(sv.distances, sv.closed, sv.measured, dim=s.dim, lecture=lecture),
+    charts.profile(tk, lecture),
     name="sinusoidal_profile",
     alt="The dot product of two position vectors against their distance, measured from two starting positions.",
     csv=lambda: columns_csv({"distance r": sv.distances, "sum cos(r theta_k)": sv.closed, **sv.measured}),
@@ -79,22 +79,22 @@ show_figure(
 st.caption(f"Measured: max |PE_p · PE_(p+r) − Σ_k cos(r θ_k)| = {sv.gap:.1e} (float64).")
 
 section("4 · Interleaved or concatenated")
-prose(text.LAYOUTS)
+prose(texts.LAYOUTS)
+lk = project(s, LayoutsKey)
 show_figure(
-    lambda: fig.layouts_figure(tv.interleaved, tv.concat, tv.perm, positions=tv.layout_positions, lecture=lecture),
+    charts.layouts(lk, lecture),
     name="sinusoidal_layouts",
     alt="The table in both layouts side by side, and the permutation matrix between them.",
-    csv=lambda: columns_csv({"concat component": range(s.dim), "interleaved component": tv.perm}),
+    csv=lambda: columns_csv({"concat component": range(s.dim), "interleaved component": layouts_view(lk).perm}),
     code=table_code,
 )
 
 section("5 · For contrast: a learned absolute table")
-prose(text.LEARNED)
-lv = learned_view(s.learned_len, s.dim, s.base, s.seed)
+prose(texts.LEARNED)
+nk = project(s, LearnedKey)
+lv = learned_view(nk)
 show_figure(
-    lambda: fig.learned_figure(
-        lv.sinusoidal_cos, lv.learned_cos, positions=lv.positions, seq_len=s.learned_len, lecture=lecture
-    ),
+    charts.learned(nk, lecture),
     name="sinusoidal_learned",
     alt="Cosine similarity of position vectors: sinusoidal with diagonal bands, learned with noise.",
     csv=lambda: panels_csv({"sinusoidal": lv.sinusoidal_cos, "learned": lv.learned_cos}, lv.positions, lv.positions),

@@ -2,52 +2,59 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures.common import as_array, compact, finish, heatmap_grid, look, subtitle_lines
-
-COLORS = {
-    "none": "#7f7f7f",
-    "sinusoidal": "#1f77b4",
-    "learned absolute": "#aec7e8",
-    "T5": "#ff7f0e",
-    "Shaw": "#2ca02c",
-    "ALiBi": "#d62728",
-    "RoPE": "#9467bd",
-    "CoPE": "#8c564b",
-}
 
 
 def _mode(causal: bool) -> str:
     return "causal (CoPE always)" if causal else "every key visible (CoPE stays causal)"
 
 
-def term_profile_figure(terms, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
-    """The last query's position term against distance ``i - j``, one line per scheme, one y axis."""
+def _lines(x, ys, *, names, colours, hover: tuple[str, str, str], lecture: bool, markers: bool) -> go.Figure:
+    """One line per scheme: ``ys`` (schemes, n) against ``x`` (n,), in each scheme's colour (None: Plotly's)."""
     lk = look(lecture)
+    x_name, y_name, y_format = hover
+    fig = go.Figure()
+    for i, (name, y) in enumerate(zip(names, ys, strict=True)):
+        fig.add_trace(
+            go.Scatter(
+                x=compact(x),
+                y=np.asarray(y, dtype=np.float32),
+                mode="lines+markers" if markers else "lines",
+                name=name,
+                line=dict(width=lk.line, color=None if colours is None else colours[i]),
+                marker=dict(size=lk.line + 3) if markers else None,
+                hovertemplate=f"{name}<br>{x_name} = %{{x}}<br>{y_name} = %{{y:{y_format}}}<extra></extra>",
+            )
+        )
+    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
+    return fig
+
+
+def term_profile_figure(
+    terms, *, names, positions, causal: bool, colours: Sequence[str] | None = None, lecture: bool = False
+) -> go.Figure:
+    """The last query's position term against distance ``i - j``, one line per scheme, one y axis."""
     z = as_array(terms).astype(np.float64)
     pos = as_array(positions).astype(np.int64)
     last = len(pos) - 1
     distance = last - pos  # (L,) i - j for the last query
     order = np.argsort(distance)
-    fig = go.Figure()
-    for name, term in zip(names, z, strict=True):
-        y = term[last][order]
-        fig.add_trace(
-            go.Scatter(
-                x=compact(distance[order]),
-                y=y.astype(np.float32),
-                mode="lines+markers",
-                name=name,
-                line=dict(width=lk.line, color=COLORS.get(name)),
-                marker=dict(size=lk.line + 3),
-                hovertemplate=f"{name}<br>distance i − j = %{{x}}<br>term = %{{y:.3f}}<extra></extra>",
-            )
-        )
+    fig = _lines(
+        distance[order],
+        z[:, last][:, order],
+        names=names,
+        colours=colours,
+        hover=("distance i − j", "term", ".3f"),
+        lecture=lecture,
+        markers=True,
+    )
     fig.update_xaxes(title_text=f"distance i − j from the last query (i = {last})")
     fig.update_yaxes(title_text="position term: logit − q·k/√d")
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
     return finish(
         fig,
         title="What each scheme adds to one query's logits, against distance",
@@ -60,59 +67,55 @@ def term_profile_figure(terms, *, names, positions, causal: bool, lecture: bool 
     )
 
 
-def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
-    """Every scheme's ``(L, L)`` position term on one diverging colour scale."""
+# value name -> (title, what the colour shows, palette) of the small multiples
+_GRIDS = {
+    "term": (
+        "Position terms, every query and key, one colour scale",
+        "logit − q·k/√d; blank: masked keys",
+        "diverging",
+    ),
+    "weight": ("Attention on the same toy sequence, one colour scale", "softmax over keys of each row", "sequential"),
+}
+
+
+def _grid(z, value_name: str, *, names, positions, causal: bool, lecture: bool) -> go.Figure:
+    title, what, palette = _GRIDS[value_name]
     pos = as_array(positions)
     return heatmap_grid(
-        terms,
+        z,
         q_pos=pos,
         k_pos=pos,
         titles=list(names),
-        title="Position terms, every query and key, one colour scale",
-        subtitle=f"logit − q·k/√d; blank: masked keys; {_mode(causal)}",
-        value_name="term",
-        palette="diverging",
+        title=title,
+        subtitle=f"{what}; {_mode(causal)}",
+        value_name=value_name,
+        palette=palette,
         lecture=lecture,
     )
+
+
+def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
+    """Every scheme's ``(L, L)`` position term on one diverging colour scale."""
+    return _grid(terms, "term", names=names, positions=positions, causal=causal, lecture=lecture)
 
 
 def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
     """Every scheme's attention map on one sequential colour scale."""
-    pos = as_array(positions)
-    return heatmap_grid(
-        weights,
-        q_pos=pos,
-        k_pos=pos,
-        titles=list(names),
-        title="Attention on the same toy sequence, one colour scale",
-        subtitle=f"softmax over keys of each row; {_mode(causal)}",
-        value_name="weight",
-        palette="sequential",
-        lecture=lecture,
-    )
+    return _grid(weights, "weight", names=names, positions=positions, causal=causal, lecture=lecture)
 
 
-def attention_row_figure(weights, *, names, positions, lecture: bool = False) -> go.Figure:
+def attention_row_figure(
+    weights, *, names, positions, colours: Sequence[str] | None = None, lecture: bool = False
+) -> go.Figure:
     """The last query's attention over keys, one line per scheme."""
-    lk = look(lecture)
     w = as_array(weights).astype(np.float32)
     pos = as_array(positions)
     last = len(pos) - 1
-    fig = go.Figure()
-    for name, weight in zip(names, w, strict=True):
-        fig.add_trace(
-            go.Scatter(
-                x=compact(pos),
-                y=weight[last],
-                mode="lines",
-                name=name,
-                line=dict(width=lk.line, color=COLORS.get(name)),
-                hovertemplate=f"{name}<br>key j = %{{x}}<br>weight = %{{y:.3f}}<extra></extra>",
-            )
-        )
+    fig = _lines(
+        pos, w[:, last], names=names, colours=colours, hover=("key j", "weight", ".3f"), lecture=lecture, markers=False
+    )
     fig.update_xaxes(title_text="key position j")
     fig.update_yaxes(title_text="attention weight", rangemode="tozero")
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
     return finish(
         fig,
         title=f"Where the last query (i = {last}) looks, scheme by scheme",

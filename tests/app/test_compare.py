@@ -7,11 +7,24 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from posviz.ui.compare import SCHEMES
+from posviz.schemes import COMPARED
+from posviz.ui.compare.links import LINKS, page_links
+from posviz.ui.compare.properties import property_rows
+from posviz.ui.compare.runners import RUNNERS
+from posviz.ui.compare.settings import CompareSettings
 
 from .conftest import assert_healthy, chart, charts, open_compare, open_page, value_of, warnings
 
 CHARTS = 4
+SCHEMES = [c.short for c in COMPARED]  # the registry's names, in its (chronological) order
+
+
+def test_every_compared_scheme_has_a_runner_a_row_and_a_link():
+    keys = [c.key for c in COMPARED]
+    assert set(RUNNERS) == set(keys)
+    assert set(property_rows(CompareSettings())) == set(keys)
+    assert set(LINKS) == set(keys)
+    assert [key for key, _, _ in page_links(CompareSettings())] == keys
 
 
 @pytest.fixture(scope="module")

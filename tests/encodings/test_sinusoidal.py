@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from posviz.encodings.rope import rope_inv_freq, rope_rotation_matrix
 from posviz.encodings.sinusoidal import (
     concat_permutation,
     learned_table,
@@ -130,3 +132,20 @@ def test_bad_arguments_are_explained(kwargs, message):
 def test_positions_must_be_1d():
     with pytest.raises(ValueError, match="1-D"):
         sinusoidal_table(torch.zeros(2, 2), 4)
+
+
+def test_sinusoidal_and_rope_share_their_checks():
+    """One validator each (posviz.encodings.checks): the same rule and sentence from both schemes."""
+    for call in (sinusoidal_inv_freq, rope_inv_freq):
+        with pytest.raises(ValueError, match="even whole number") as odd:
+            call(7)
+        with pytest.raises(ValueError, match="even whole number"):
+            call(True)  # a bool is not a dimension
+        with pytest.raises(ValueError, match="greater than 1") as low:
+            call(8, base=1.0)
+        assert "got 7" in str(odd.value) and "got 1.0" in str(low.value)
+        assert call(np.int64(8)).shape == (4,)  # a numpy whole number is one
+    with pytest.raises(ValueError, match=r"layout must be one of \('interleaved', 'concat'\)"):
+        sinusoidal_table(torch.arange(2), 8, layout="half")
+    with pytest.raises(ValueError, match=r"layout must be one of \('interleaved', 'half'\)"):
+        rope_rotation_matrix(1, 8, layout="concat")

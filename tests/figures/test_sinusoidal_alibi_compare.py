@@ -12,10 +12,12 @@ from posviz.encodings.sinusoidal import concat_permutation, sinusoidal_table
 from posviz.figures import alibi as afig
 from posviz.figures import compare as cfig
 from posviz.figures import sinusoidal as sfig
+from posviz.schemes import COMPARED
+from posviz.ui.compare.settings import CompareSettings
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from posviz.ui import compare as cui
+    warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
+    from posviz.ui.compare import views as cui
 
 
 def test_table_figure_carries_the_table_and_says_when_strided():
@@ -99,7 +101,7 @@ def test_receptive_field_figure_has_a_line_per_head_and_reach_markers():
 
 
 def test_compare_view_terms_and_figures():
-    v = cui.compare_view.__wrapped__(12, 16, 10000.0, 0, True)
+    v = cui.compare_view.__wrapped__(CompareSettings(seq_len=12, dim=16, base=10000.0, seed=0, causal=True))
     assert v.terms.shape == (8, 12, 12) and v.weights.shape == (8, 12, 12)
     np.testing.assert_allclose(np.nansum(v.weights, -1), 1.0, rtol=1e-5)
     assert np.all(v.terms[0][~v.mask] == 0)  # none: no position term
@@ -118,7 +120,7 @@ def test_compare_view_terms_and_figures():
 
 
 def test_compare_table_counts_parameters_from_the_settings():
-    v = cui.compare_view.__wrapped__(20, 32, 10000.0, 1, False)
+    v = cui.compare_view.__wrapped__(CompareSettings(seq_len=20, dim=32, base=10000.0, seed=1, causal=False))
     t = v.table.set_index("scheme")
     assert t.loc["learned absolute", "parameters"] == 20 * 32
     assert t.loc["Shaw", "parameters"] == 2 * 17 * 32
@@ -131,3 +133,16 @@ def test_compare_table_counts_parameters_from_the_settings():
     assert "distance 8" in t.loc["Shaw", "stops distinguishing distances at"]
     # not causal: every key visible, weights are dense
     assert not v.mask.any() and (v.weights[0] > 0).all()
+
+
+def test_compare_names_order_and_colours_come_from_the_registry():
+    v = cui.compare_view.__wrapped__(CompareSettings(seq_len=6, dim=8))
+    assert v.names == tuple(c.short for c in COMPARED) and v.terms.shape[0] == len(COMPARED)
+    for figure in (cfig.term_profile_figure, cfig.attention_row_figure):
+        data = v.terms if figure is cfig.term_profile_figure else v.weights
+        kw = dict(causal=True) if figure is cfig.term_profile_figure else {}
+        f = figure(data, names=v.names, positions=v.positions, colours=v.colours, **kw)
+        assert [t.name for t in f.data] == [c.short for c in COMPARED]
+        assert [t.line.color for t in f.data] == [c.colour for c in COMPARED]
+    plain = cfig.attention_row_figure(v.weights, names=v.names, positions=v.positions)
+    assert all(t.line.color is None for t in plain.data)  # no colours given: Plotly's own

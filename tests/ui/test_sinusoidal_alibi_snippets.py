@@ -7,13 +7,16 @@ import warnings
 import numpy as np
 import pytest
 
-from posviz.ui.alibi_snippets import ALIBI_PARTS, AlibiSettings, alibi_snippet
-from posviz.ui.sinusoidal_snippets import SINUSOIDAL_PARTS, SinusoidalSettings, sinusoidal_snippet
+from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey
+from posviz.ui.alibi.snippets import ALIBI_PARTS, alibi_snippet
+from posviz.ui.settings import project
+from posviz.ui.sinusoidal.settings import LearnedKey, SinusoidalSettings, TableKey
+from posviz.ui.sinusoidal.snippets import SINUSOIDAL_PARTS, sinusoidal_snippet
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from posviz.ui import alibi as alibi_ui
-    from posviz.ui import sinusoidal as sin_ui
+    warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
+    from posviz.ui.alibi import views as alibi_ui
+    from posviz.ui.sinusoidal import views as sin_ui
 
 
 def run(code: str) -> dict:
@@ -31,13 +34,13 @@ SIN_SETTINGS = [
 
 @pytest.mark.parametrize("s", SIN_SETTINGS, ids=str)
 def test_sinusoidal_snippets_match_the_page(s):
-    tv = sin_ui.table_view.__wrapped__(s.seq_len, s.dim, s.base, s.layout)
+    tv = sin_ui.table_view.__wrapped__(project(s, TableKey))
     got = run(sinusoidal_snippet(s, part="table", stride=sin_ui.table_stride(s.seq_len)))
     np.testing.assert_allclose(got["shown_pe"].numpy(), tv.table, atol=1e-6)
-    sv = sin_ui.similarity_view.__wrapped__(s.seq_len, s.dim, s.base, s.layout)
+    sv = sin_ui.similarity_view.__wrapped__(project(s, TableKey))
     got = run(sinusoidal_snippet(s, part="similarity", stride=sin_ui.sim_stride(s.seq_len)))
     np.testing.assert_allclose(got["sim"].numpy(), sv.sim, atol=1e-9)
-    lv = sin_ui.learned_view.__wrapped__(s.learned_len, s.dim, s.base, s.seed)
+    lv = sin_ui.learned_view.__wrapped__(project(s, LearnedKey))
     got = run(sinusoidal_snippet(s, part="learned", stride=lv.stride))
     np.testing.assert_allclose(got["learned_cos"].numpy(), lv.learned_cos, atol=1e-5)
 
@@ -51,12 +54,12 @@ ALIBI_SETTINGS = [
 
 @pytest.mark.parametrize("s", ALIBI_SETTINGS, ids=str)
 def test_alibi_snippets_match_the_page(s):
-    sl = alibi_ui.slopes_view.__wrapped__(s.heads)
+    sl = alibi_ui.slopes_view.__wrapped__(project(s, SlopesKey))
     np.testing.assert_array_equal(run(alibi_snippet(s, part="slopes"))["slopes"].numpy(), sl.slopes)
-    bv = alibi_ui.bias_view.__wrapped__(s.heads, s.seq_len, s.causal)
+    bv = alibi_ui.bias_view.__wrapped__(s)
     got = run(alibi_snippet(s, part="bias", stride=bv.stride, heads_shown=bv.heads_shown.tolist()))["bias"]
     np.testing.assert_allclose(got.numpy(), bv.bias, rtol=1e-6, atol=1e-6)
-    rv = alibi_ui.receptive_view.__wrapped__(s.heads, s.seq_len)
+    rv = alibi_ui.receptive_view.__wrapped__(project(s, ReceptiveKey))
     weights = run(alibi_snippet(s, part="receptive", heads_shown=rv.heads_shown.tolist()))["weights"].numpy()
     np.testing.assert_allclose(weights[:, rv.distances], rv.weights, rtol=1e-9, atol=1e-15)
 

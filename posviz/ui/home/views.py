@@ -1,41 +1,18 @@
-"""The home page's permutation demo and scheme map."""
+"""The home page's permutation demo and the map of schemes (from the registry)."""
 
 from __future__ import annotations
 
 import pandas as pd
-import streamlit as st
 import torch
 
 from posviz.encodings.attention import self_attention
 from posviz.encodings.t5 import t5_bias
+from posviz.schemes import SCHEMES
+from posviz.ui.cache import cached_view
 
 SENTENCE = ("dog", "bites", "man")
 SHUFFLED = ("man", "bites", "dog")
 DIM = 4
-
-SCHEMES = [
-    ("none", "—", "—", "nothing: attention sees a set", None),
-    (
-        "sinusoidal",
-        "Vaswani et al. 2017",
-        "absolute, fixed",
-        "sin/cos of the position added to each token",
-        "sinusoidal",
-    ),
-    ("learned absolute", "BERT, GPT", "absolute, learned", "a learned vector per position added to each token", None),
-    ("Shaw relative", "Shaw et al. 2018", "relative, learned", "a learned vector per clipped distance, in q·k", "shaw"),
-    ("Music Transformer skew", "Huang et al. 2018", "relative, learned", "Shaw's term in O(L d) memory", "skew"),
-    ("T5 bias", "Raffel et al. 2020", "relative, learned", "a learned scalar per head and distance bucket", "t5"),
-    ("RoPE", "Su et al. 2021", "relative, fixed", "rotates q and k by angles proportional to position", "rope"),
-    ("ALiBi", "Press et al. 2022", "relative, fixed", "a linear penalty −m·(i − j) per head on the logits", "alibi"),
-    (
-        "CoPE",
-        "Golovneva et al. 2024",
-        "contextual, learned",
-        "positions that count gated tokens, not all tokens",
-        "cope",
-    ),
-]
 
 
 def _outputs(words: tuple[str, ...], with_bias: bool, seed: int) -> torch.Tensor:
@@ -49,7 +26,7 @@ def _outputs(words: tuple[str, ...], with_bias: bool, seed: int) -> torch.Tensor
     return self_attention(x, w_q, w_k, w_v, bias=bias)[1]  # (seq, DIM)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@cached_view(max_entries=4)
 def permutation_demo(seed: int = 0) -> tuple[pd.DataFrame, float, float]:
     """Each word's output in both orders, without and with a position bias.
 
@@ -82,4 +59,5 @@ def change_text(change: float) -> str:
 
 
 def scheme_frame() -> pd.DataFrame:
-    return pd.DataFrame([dict(scheme=s, paper=p, kind=k, how=h) for s, p, k, h, _ in SCHEMES])
+    """The map: every scheme of the registry, in the order the papers appeared."""
+    return pd.DataFrame([dict(scheme=s.title, paper=s.paper, kind=s.kind, how=s.how) for s in SCHEMES])

@@ -1,33 +1,16 @@
-"""The sinusoidal page's settings, and PyTorch code that reproduces its figures.
+"""PyTorch code that reproduces the sinusoidal page's figures.
 
-Plain text generation, no streamlit. The snippets write the paper's formula
+Plain text generation. The snippets write the paper's formula
 out (``div_term`` as in the Annotated Transformer and PyTorch's tutorial); a
 test executes them and compares their tensors with the page's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from posviz.ui.code import SHOWN_FN
+from posviz.ui.sinusoidal.settings import SinusoidalSettings
 
 SINUSOIDAL_PARTS = ("table", "similarity", "learned")
-LEARNED_MAX = 4096  # rows of the learned table drawn (BERT has 512, GPT-2 1024)
-
-
-@dataclass(frozen=True)
-class SinusoidalSettings:
-    """Everything that determines the sinusoidal page's tensors."""
-
-    seq_len: int = 512
-    dim: int = 64
-    base: float = 10000.0
-    layout: str = "interleaved"
-    seed: int = 0
-
-    @property
-    def learned_len(self) -> int:
-        return min(self.seq_len, LEARNED_MAX)
 
 
 def sinusoidal_snippet(s: SinusoidalSettings, *, part: str, stride: int = 1) -> str:

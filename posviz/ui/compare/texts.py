@@ -1,5 +1,7 @@
 """Prose for the compare page."""
 
+from posviz.ui.compare import runners as r
+
 INTRO = """\
 One toy sequence, every scheme. The queries `q` and keys `k` are the same seeded random vectors
 for all of them (identity projections: the absolute schemes add their vector to `q` and `k`
@@ -29,7 +31,8 @@ settings were first computed.
 """
 
 FIXED = (
-    "Fixed per scheme: T5 32 buckets, max_distance 128, head 1 of 8; Shaw K = 8 (a^K only); ALiBi head 3 "
-    "of 8 (m = 1/8); CoPE npos_max = 16, gates σ(q·k/√d); learned table N(0, 1/2) so its rows have the "
-    "sinusoidal norm √(d/2)."
+    f"Fixed per scheme: T5 {r.T5_BUCKETS} buckets, max_distance {r.T5_MAX_DISTANCE}, head 1 of {r.T5_HEADS}; "
+    f"Shaw K = {r.SHAW_CLIP} (a^K only); ALiBi head {r.ALIBI_HEAD + 1} of {r.ALIBI_HEADS} "
+    f"(m = 1/{2 ** (8 * (r.ALIBI_HEAD + 1) // r.ALIBI_HEADS)}); CoPE npos_max = {r.COPE_NPOS}, gates σ(q·k/√d); "
+    "learned table N(0, 1/2) so its rows have the sinusoidal norm √(d/2)."
 )

@@ -1,14 +1,13 @@
-"""The ALiBi page's settings, and PyTorch code that reproduces its figures.
+"""PyTorch code that reproduces the ALiBi page's figures.
 
-Plain text generation, no streamlit. The slopes are the official
+Plain text generation. The slopes are the official
 ``get_slopes`` (ofirpress/attention_with_linear_biases), pasted; a test runs
 every snippet and compares with the page.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from posviz.ui.alibi.settings import AlibiSettings
 from posviz.ui.code import SHOWN_FN
 
 ALIBI_PARTS = ("slopes", "bias", "receptive")
@@ -29,15 +28,6 @@ def get_slopes(n):
         + get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
     )
 '''
-
-
-@dataclass(frozen=True)
-class AlibiSettings:
-    """Everything that determines the ALiBi page's tensors."""
-
-    heads: int = 8
-    seq_len: int = 512
-    causal: bool = True
 
 
 def alibi_snippet(s: AlibiSettings, *, part: str, stride: int = 1, heads_shown: list[int] | None = None) -> str:

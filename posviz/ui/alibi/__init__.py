@@ -1,0 +1,1 @@
+"""The ALiBi page: settings, cached views and figures, code snippets and prose."""

@@ -1,0 +1,110 @@
+"""The ALiBi page's cached views: a settings projection in, the arrays drawn out.
+
+No view builds the whole ``(heads, seq_len, seq_len)`` bias: only the heads and positions drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from posviz.encodings.alibi import (
+    alibi_bias,
+    alibi_distance_weights,
+    alibi_reach,
+    alibi_slope_sources,
+    alibi_slopes,
+)
+from posviz.encodings.positions import curve_positions, display_positions, display_stride
+from posviz.ui.alibi.settings import (
+    CURVE_HEADS,
+    CURVE_POINTS,
+    GRID_HEADS,
+    GRID_POINTS,
+    AlibiSettings,
+    ReceptiveKey,
+    SlopesKey,
+)
+from posviz.ui.cache import cached_view
+
+
+def shown_heads(heads: int, count: int) -> np.ndarray:
+    """At most ``count`` heads, evenly spread, always the steepest (0) and the flattest."""
+    return display_positions(heads, count).numpy()
+
+
+@dataclass(frozen=True)
+class SlopesView:
+    slopes: np.ndarray  # (heads,) float64
+    closest: int
+    base: np.ndarray  # (p,)
+    doubled: np.ndarray  # (2p,)
+    extra: np.ndarray  # (heads - p,)
+
+
+@cached_view(max_entries=32)
+def slopes_view(k: SlopesKey) -> SlopesView:
+    src = alibi_slope_sources(k.heads)
+    return SlopesView(
+        slopes=alibi_slopes(k.heads).numpy(),
+        closest=src.closest,
+        base=src.base.numpy(),
+        doubled=src.doubled.numpy(),
+        extra=src.extra.numpy(),
+    )
+
+
+@dataclass(frozen=True)
+class BiasView:
+    heads_shown: np.ndarray  # (h,)
+    positions: np.ndarray  # (n,)
+    bias: np.ndarray  # (h, n, n) float32
+    stride: int
+
+
+@cached_view(max_entries=32)
+def bias_view(s: AlibiSettings) -> BiasView:
+    """The bias of the shown heads on the shown positions only: (h, n, n), never (heads, L, L)."""
+    pos = display_positions(s.seq_len, GRID_POINTS)
+    hs = shown_heads(s.heads, GRID_HEADS)
+    return BiasView(
+        heads_shown=hs,
+        positions=pos.numpy(),
+        bias=alibi_bias(pos, pos, s.heads, causal=s.causal)[hs].numpy(),
+        stride=display_stride(s.seq_len, GRID_POINTS),
+    )
+
+
+@dataclass(frozen=True)
+class ReceptiveView:
+    heads_shown: np.ndarray  # (h,)
+    distances: np.ndarray  # (r,)
+    weights: np.ndarray  # (h, r)
+    reach: np.ndarray  # (h,)
+    table: pd.DataFrame  # every head: slope, 1/m, reach
+
+
+@cached_view(max_entries=32)
+def receptive_view(k: ReceptiveKey) -> ReceptiveView:
+    slopes = alibi_slopes(k.heads)
+    hs = shown_heads(k.heads, CURVE_HEADS)
+    d = curve_positions(k.seq_len - 1, points=CURVE_POINTS)  # (r,) distances the last query sees
+    reach = alibi_reach(slopes, k.seq_len)
+    table = pd.DataFrame(
+        {
+            "head": np.arange(1, k.heads + 1),
+            "slope m": slopes.numpy(),
+            "log2 m": np.log2(slopes.numpy()),
+            "1/m (tokens per 1/e)": (1 / slopes).numpy(),
+            "90% of attention within": reach.numpy(),
+        }
+    )
+    return ReceptiveView(
+        heads_shown=hs,
+        distances=d.numpy(),
+        weights=alibi_distance_weights(slopes[hs], d, k.seq_len).numpy(),
+        reach=reach[hs].numpy(),
+        table=table,
+    )

@@ -1,0 +1,116 @@
+"""Each compared scheme on the toy sequence, keyed by its registry key.
+
+Every scheme gets the same seeded ``q``, ``k`` (identity projections, so the
+absolute schemes add their vectors to ``q`` and ``k`` directly) and the same
+mask. A runner returns the logits ``(L, L)`` and the position tensors it
+built; parameters are made inside, as a model would hold them, so the time
+includes building them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from posviz.encodings.alibi import alibi_bias
+from posviz.encodings.cope import causal_logits, cope_gates, cope_position_logits, cope_positions
+from posviz.encodings.rope import apply_rope
+from posviz.encodings.shaw import shaw_index, shaw_scores, shaw_table
+from posviz.encodings.sinusoidal import learned_table, sinusoidal_table
+from posviz.encodings.t5 import t5_bias
+from posviz.ui.compare.settings import CompareSettings
+
+# Fixed per-scheme settings, each the scheme's usual default.
+T5_BUCKETS, T5_MAX_DISTANCE, T5_HEADS = 32, 128, 8
+SHAW_CLIP = 8
+ALIBI_HEADS, ALIBI_HEAD = 8, 2  # head 3 of 8: m = 1/8
+COPE_NPOS = 16
+ALWAYS_CAUSAL = frozenset({"cope"})  # CoPE counts the keys up to the query: causal whatever the setting
+
+
+@dataclass(frozen=True)
+class Toy:
+    q: torch.Tensor  # (L, d)
+    k: torch.Tensor  # (L, d)
+    pos: torch.Tensor  # (L,)
+    content: torch.Tensor  # (L, L) q k^T / sqrt(d)
+    s: CompareSettings
+
+
+def toy(s: CompareSettings) -> Toy:
+    g = torch.Generator().manual_seed(s.seed)
+    q = torch.randn(s.seq_len, s.dim, generator=g)
+    k = torch.randn(s.seq_len, s.dim, generator=g)
+    return Toy(q=q, k=k, pos=torch.arange(s.seq_len), content=q @ k.T / math.sqrt(s.dim), s=s)
+
+
+def _gen(s: CompareSettings, offset: int) -> torch.Generator:
+    return torch.Generator().manual_seed(s.seed + offset)
+
+
+Run = tuple[torch.Tensor, list[torch.Tensor]]  # logits (L, L), the position tensors built
+
+
+def _none(t: Toy) -> Run:
+    return t.q @ t.k.T / math.sqrt(t.s.dim), []
+
+
+def _added(t: Toy, pe: torch.Tensor) -> Run:
+    q, k = t.q + pe, t.k + pe  # (L, d): the vector added to each token
+    return q @ k.T / math.sqrt(t.s.dim), [pe]
+
+
+def _sinusoidal(t: Toy) -> Run:
+    return _added(t, sinusoidal_table(t.pos, t.s.dim, base=t.s.base))
+
+
+def _learned(t: Toy) -> Run:
+    # std sqrt(1/2): the same expected norm sqrt(d/2) as a sinusoidal row, so the two compare fairly
+    return _added(t, learned_table(t.s.seq_len, t.s.dim, generator=_gen(t.s, 1), std=math.sqrt(0.5)))
+
+
+def _shaw(t: Toy) -> Run:
+    table = shaw_table(SHAW_CLIP, t.s.dim, generator=_gen(t.s, 3))  # a^K
+    index = shaw_index(t.pos, t.pos, clip=SHAW_CLIP)
+    rel = shaw_scores(t.q, table, index)  # (L, L) q_i . a^K[index_ij]
+    return (t.q @ t.k.T + rel) / math.sqrt(t.s.dim), [table, index, rel]
+
+
+def _t5(t: Toy) -> Run:
+    table = torch.randn(T5_BUCKETS, T5_HEADS, generator=_gen(t.s, 2))  # nn.Embedding at init: N(0, 1)
+    bias = t5_bias(table, t.pos, t.pos, bidirectional=not t.s.causal, max_distance=T5_MAX_DISTANCE)[0]  # head 0
+    return t.q @ t.k.T / math.sqrt(t.s.dim) + bias, [table, bias]
+
+
+def _rope(t: Toy) -> Run:
+    q, k = apply_rope(t.q, t.pos, base=t.s.base), apply_rope(t.k, t.pos, base=t.s.base)
+    return q @ k.T / math.sqrt(t.s.dim), [q, k]
+
+
+def _alibi(t: Toy) -> Run:
+    bias = alibi_bias(t.pos, t.pos, ALIBI_HEADS, causal=t.s.causal)[ALIBI_HEAD]
+    return t.q @ t.k.T / math.sqrt(t.s.dim) + bias, [bias]
+
+
+def _cope(t: Toy) -> Run:
+    emb = torch.randn(t.s.dim, COPE_NPOS, generator=_gen(t.s, 4)) / math.sqrt(t.s.dim)  # e[p] as columns
+    content = t.q @ t.k.T / math.sqrt(t.s.dim)
+    gates = cope_gates(causal_logits(content, t.pos, t.pos))  # always causal: counts keys up to the query
+    positions = cope_positions(gates, npos_max=COPE_NPOS)
+    z = cope_position_logits(t.q, emb, positions)  # (L, L) interpolated q_i . e[p_ij]
+    return content + z, [emb, gates, positions, z]
+
+
+RUNNERS: dict[str, Callable[[Toy], Run]] = {
+    "none": _none,
+    "sinusoidal": _sinusoidal,
+    "learned": _learned,
+    "shaw": _shaw,
+    "t5": _t5,
+    "rope": _rope,
+    "alibi": _alibi,
+    "cope": _cope,
+}

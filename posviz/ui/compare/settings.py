@@ -1,0 +1,34 @@
+"""The compare page's settings: the shared toy sequence (defaults written once) and its rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from posviz.encodings.checks import check_base, check_even_dim
+from posviz.ui.params import PARAMS
+from posviz.ui.settings import setting
+
+MAX_SEQ_LEN = 64  # every cell of eight panels is drawn, twice: about 300 KB per grid at 64
+MAX_DIM = 128
+REPEATS = 5  # timing: median of these runs
+
+
+@dataclass(frozen=True)
+class CompareSettings:
+    """The toy sequence every scheme sees, in sidebar order."""
+
+    seq_len: int = setting(PARAMS["seq_len"], default=32, section="The shared toy sequence", bounds=(None, MAX_SEQ_LEN))
+    dim: int = setting(PARAMS["dim"], bounds=(None, MAX_DIM))
+    base: float = setting(PARAMS["base"])
+    seed: int = setting(PARAMS["seed"])
+    causal: bool = setting(PARAMS["causal"])
+
+
+def problem(s: CompareSettings) -> str | None:
+    """The rule the settings break (naming the fix); None if fine."""
+    try:
+        check_even_dim(s.dim, why="sin/cos and rotation pairs")
+        check_base(s.base)
+    except ValueError as err:
+        return str(err)
+    return None

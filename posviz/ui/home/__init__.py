@@ -1,0 +1,1 @@
+"""The home page: why attention needs position, and the map of schemes."""

@@ -1,0 +1,1 @@
+"""The sinusoidal page: settings, cached views and figures, code snippets and prose."""

@@ -1,0 +1,174 @@
+"""The sinusoidal page's cached views: a settings projection in, the arrays drawn out.
+
+No view builds the whole ``(seq_len, dim)`` table: only the rows that are drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from posviz.encodings.positions import curve_positions, display_positions, display_stride
+from posviz.encodings.sinusoidal import (
+    concat_permutation,
+    learned_table,
+    sinusoidal_inv_freq,
+    sinusoidal_similarity,
+    sinusoidal_table,
+)
+from posviz.ui.cache import cached_view
+from posviz.ui.sinusoidal.settings import (
+    LAYOUT_POSITIONS,
+    PROFILE_POINTS,
+    SIM_POINTS,
+    TABLE_POINTS,
+    WAVE_POINTS,
+    LayoutsKey,
+    LearnedKey,
+    TableKey,
+)
+
+
+def profile_distances(seq_len: int) -> np.ndarray:
+    """Every distance from 1 up to 128, then log-spaced up to ``seq_len - 1``: (r,) int64."""
+    return curve_positions(max(seq_len - 1, 1), points=PROFILE_POINTS, start=1).numpy()
+
+
+def wave_components(dim: int, layout: str) -> tuple[list[int], list[str]]:
+    """sin and cos of the fastest pair, then the sin of a middle and of the slowest pair."""
+    half = dim // 2
+    pairs = sorted({0, half // 4, half // 2, half - 1})
+    comps, labels = [], []
+    for k in pairs:
+        for kind in ("sin", "cos") if k == 0 else ("sin",):
+            if layout == "interleaved":
+                comps.append(2 * k + (kind == "cos"))
+            else:
+                comps.append(k + half * (kind == "cos"))
+            labels.append(f"component {comps[-1]}: {kind}(p θ_{k})")
+    return comps, labels
+
+
+def _pair(component: int, dim: int, layout: str) -> int:
+    return component // 2 if layout == "interleaved" else component % (dim // 2)
+
+
+def table_stride(seq_len: int) -> int:
+    return display_stride(seq_len, TABLE_POINTS)
+
+
+def sim_stride(seq_len: int) -> int:
+    return display_stride(seq_len, SIM_POINTS)
+
+
+@dataclass(frozen=True)
+class TableView:
+    positions: np.ndarray  # (n,) shown positions
+    table: np.ndarray  # (n, dim) float32 in the chosen layout
+    wave_positions: np.ndarray  # (w,)
+    waves: np.ndarray  # (w, c) the chosen components
+    components: list[int]
+    labels: list[str]
+    wavelengths: np.ndarray  # (dim/2,)
+
+
+@cached_view(max_entries=32)
+def table_view(k: TableKey) -> TableView:
+    """The rows of the table that are drawn, and a few of its columns as waves."""
+    pos = display_positions(k.seq_len, TABLE_POINTS)
+    wave_pos = display_positions(k.seq_len, WAVE_POINTS)
+    comps, labels = wave_components(k.dim, k.layout)
+    wavelengths = (2 * np.pi / sinusoidal_inv_freq(k.dim, base=k.base)).numpy()
+    labels = [f"{lab}, λ = {wavelengths[_pair(c, k.dim, k.layout)]:.4g}" for c, lab in zip(comps, labels, strict=True)]
+    return TableView(
+        positions=pos.numpy(),
+        table=sinusoidal_table(pos, k.dim, base=k.base, layout=k.layout).numpy(),
+        wave_positions=wave_pos.numpy(),
+        waves=sinusoidal_table(wave_pos, k.dim, base=k.base, layout=k.layout)[:, comps].numpy(),
+        components=comps,
+        labels=labels,
+        wavelengths=wavelengths,
+    )
+
+
+@dataclass(frozen=True)
+class LayoutsView:
+    positions: np.ndarray  # (l,)
+    interleaved: np.ndarray  # (l, dim)
+    concat: np.ndarray  # (l, dim)
+    perm: np.ndarray  # (dim,)
+
+
+@cached_view(max_entries=32)
+def layouts_view(k: LayoutsKey) -> LayoutsView:
+    """The first rows in both layouts, and the permutation between them."""
+    pos = torch.arange(min(k.seq_len, LAYOUT_POSITIONS))
+    return LayoutsView(
+        positions=pos.numpy(),
+        interleaved=sinusoidal_table(pos, k.dim, base=k.base).numpy(),
+        concat=sinusoidal_table(pos, k.dim, base=k.base, layout="concat").numpy(),
+        perm=concat_permutation(k.dim).numpy(),
+    )
+
+
+@dataclass(frozen=True)
+class SimilarityView:
+    positions: np.ndarray  # (n,)
+    sim: np.ndarray  # (n, n) PE_i . PE_j
+    distances: np.ndarray  # (r,)
+    closed: np.ndarray  # (r,) sum_k cos(r theta_k)
+    measured: dict[str, np.ndarray]  # "from p = ..." -> (r,) PE_p . PE_(p + r), NaN past the sequence
+    gap: float  # max |measured - closed|
+
+
+@cached_view(max_entries=32)
+def similarity_view(k: TableKey) -> SimilarityView:
+    pos = display_positions(k.seq_len, SIM_POINTS)
+    shown = sinusoidal_table(pos, k.dim, base=k.base, layout=k.layout, dtype=torch.float64)  # (n, dim)
+    r = torch.from_numpy(profile_distances(k.seq_len))
+    closed = sinusoidal_similarity(r, k.dim, base=k.base)
+    measured, gap = {}, 0.0
+    for p in sorted({0, (k.seq_len - 1) // 3}):
+        ok = p + r <= k.seq_len - 1
+        ends = sinusoidal_table(
+            torch.cat([torch.tensor([p]), p + r]), k.dim, base=k.base, layout=k.layout, dtype=torch.float64
+        )
+        dots = ends[1:] @ ends[0]  # (r,)
+        gap = max(gap, float((dots - closed)[ok].abs().max())) if ok.any() else gap
+        measured[f"measured from p = {p}"] = torch.where(ok, dots, torch.nan).numpy()
+    return SimilarityView(
+        positions=pos.numpy(),
+        sim=(shown @ shown.T).numpy(),
+        distances=r.numpy(),
+        closed=closed.numpy(),
+        measured=measured,
+        gap=gap,
+    )
+
+
+@dataclass(frozen=True)
+class LearnedView:
+    positions: np.ndarray  # (n,) in [0, learned_len)
+    sinusoidal_cos: np.ndarray  # (n, n)
+    learned_cos: np.ndarray  # (n, n)
+    stride: int
+
+
+def _cosine(rows: torch.Tensor) -> torch.Tensor:
+    unit = rows / rows.norm(dim=-1, keepdim=True)
+    return unit @ unit.T
+
+
+@cached_view(max_entries=32)
+def learned_view(k: LearnedKey) -> LearnedView:
+    pos = display_positions(k.learned_len, SIM_POINTS)
+    table = learned_table(k.learned_len, k.dim, generator=torch.Generator().manual_seed(k.seed))
+    sin = sinusoidal_table(pos, k.dim, base=k.base, dtype=torch.float64)
+    return LearnedView(
+        positions=pos.numpy(),
+        sinusoidal_cos=_cosine(sin).numpy(),
+        learned_cos=_cosine(table[pos]).numpy(),
+        stride=display_stride(k.learned_len, SIM_POINTS),
+    )
