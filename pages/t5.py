@@ -34,7 +34,7 @@ if problem(s):
 
 bk = project(s, BucketKey)
 view, ax = bucket_view(bk), main_axes(bk)
-strides = dict(q_stride=ax.q_stride, k_stride=ax.k_stride)
+strides = ax.snippet_args()
 bucket_code = t5_snippet(s, part="bucket", **strides)
 
 section("1 · Relative positions")
@@ -106,7 +106,7 @@ show_figure(
     name="t5_bias_all_heads",
     alt="Small multiples of every head's bias.",
     csv=lambda: charts.grid_csv(gk, tb),
-    code=t5_snippet(s, part="bias", table=custom, q_stride=gx.q_stride, k_stride=gx.k_stride),
+    code=t5_snippet(s, part="bias", table=custom, **gx.snippet_args()),
 )
 
 section("6 · The effect on attention")
@@ -116,9 +116,7 @@ if (toy.q_len, toy.k_len) != (s.q_len, s.k_len):
     st.caption(texts.TOY_CAP.format(cap=TOY_MAX_LEN, q_len=toy.q_len, k_len=toy.k_len, align=s.align))
 pair = pair_axes(toy)
 mid, query = charts.middle_query(toy)
-attention_code = t5_snippet(
-    toy, part="attention", table=custom, toy_dim=TOY_DIM, q_stride=pair.q_stride, k_stride=pair.k_stride
-)
+attention_code = t5_snippet(toy, part="attention", table=custom, toy_dim=TOY_DIM, **pair.snippet_args())
 show_figure(
     charts.attention(toy, tb, lecture),
     name=f"t5_attention_head_{s.head}",
@@ -146,5 +144,5 @@ else:
         name="t5_transpose_pitfall",
         alt="Correct bias, transposed bias, and their difference.",
         csv=lambda: charts.pitfall_csv(hk, tb),
-        code=t5_snippet(s, part="pitfall", table=custom, q_stride=px.q_stride, k_stride=px.k_stride),
+        code=t5_snippet(s, part="pitfall", table=custom, **px.snippet_args()),
     )

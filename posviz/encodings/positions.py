@@ -105,3 +105,20 @@ def curve_positions(last: int, *, dense: int = 128, points: int = 480, start: in
     far = far.round().to(torch.int64).clamp(1, last)
     far[-1] = last
     return torch.unique(torch.cat([near, far[far >= start]]))  # sorted
+
+
+def window_positions(length: int, max_points: int, *, start: int = 0, size: int = 0) -> torch.Tensor:
+    """At most ``max_points`` strided positions of the window ``[start, start + size)`` of ``[0, length)``.
+
+    A zoom into a long view: ``size = 0`` means the whole range (exactly
+    :func:`display_positions`). The window is moved inside ``[0, length)`` when
+    it would run past the end, so it always shows ``min(size, length)`` positions'
+    worth of range; its first and last position are always included.
+
+    Returns:
+        (n,) int64, strictly increasing, within ``[0, length)``.
+    """
+    if size <= 0 or size >= length:
+        return display_positions(length, max_points)
+    start = min(max(start, 0), length - size)
+    return display_positions(size, max_points) + start

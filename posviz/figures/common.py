@@ -49,14 +49,21 @@ def ordinal(n: int) -> str:
 
 
 def sample_note(q_pos, k_pos, q_len: int, k_len: int) -> str | None:
-    """Caption for a strided view, or None when every position is shown."""
-    parts = []
-    for name, pos, length in (("queries", q_pos, q_len), ("keys", k_pos, k_len)):
+    """Caption for a strided or windowed view, or None when every position is shown."""
+    parts, zoomed = [], False
+    for name, letter, pos, length in (("queries", "i", q_pos, q_len), ("keys", "j", k_pos, k_len)):
         pos = as_array(pos)
         if len(pos) < length:
             stride = int(pos[1] - pos[0]) if len(pos) > 1 else length
-            parts.append(f"{len(pos)} of {length} {name} (every {ordinal(stride)}, plus the last)")
-    return "Strided sample: " + "; ".join(parts) if parts else None
+            span = int(pos[-1] - pos[0]) + 1 if len(pos) else 0
+            # a zoom when more than a stride of the range is left out (a plain stride may skip the last)
+            window = f" in the window {letter} = {int(pos[0])}…{int(pos[-1])}" if span + stride <= length else ""
+            zoomed |= bool(window)
+            every = "every one" if stride == 1 else f"every {ordinal(stride)}, plus the last"
+            parts.append(f"{len(pos)} of {length} {name}{window} ({every})")
+    if not parts:
+        return None
+    return ("Window: " if zoomed else "Strided sample: ") + "; ".join(parts)
 
 
 def subtitle_lines(*parts: str | None) -> str | None:

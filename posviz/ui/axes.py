@@ -6,7 +6,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posviz.encodings.positions import display_positions, display_stride, query_positions
+from posviz.encodings.positions import display_stride, query_positions, window_positions
+
+
+@dataclass(frozen=True)
+class Window:
+    """A zoom into a matrix view: the first query position ``i``, the first key position ``j``, and the
+    number of positions on each axis (0: the whole view)."""
+
+    q_start: int = 0
+    k_start: int = 0
+    size: int = 0
 
 
 @dataclass(frozen=True)
@@ -17,14 +27,41 @@ class Axes:
     k_pos: np.ndarray
     q_stride: int
     k_stride: int
+    q_from: int = 0  # first shown query index (0 .. q_len - 1) and how many the window spans
+    q_count: int | None = None
+    k_from: int = 0
+    k_count: int | None = None
+
+    def snippet_args(self) -> dict:
+        """What a snippet's ``shown(length, stride, start, count)`` calls need to draw these positions."""
+        return dict(
+            q_stride=self.q_stride,
+            k_stride=self.k_stride,
+            q_from=self.q_from,
+            q_count=self.q_count,
+            k_from=self.k_from,
+            k_count=self.k_count,
+        )
 
 
-def axes(q_len: int, k_len: int, align: str, points: int) -> Axes:
-    """At most ``points`` strided queries and keys, at their true positions."""
-    q = query_positions(q_len, k_len, align=align)[display_positions(q_len, points)]
+def axes(q_len: int, k_len: int, align: str, points: int, *, window: Window | None = None) -> Axes:
+    """At most ``points`` strided queries and keys, at their true positions.
+
+    With a ``window`` (a zoom), only the queries and keys inside it are drawn,
+    at full resolution when the window holds at most ``points`` positions.
+    """
+    w = window or Window()
+    offset = k_len - q_len if align == "end" else 0
+    q_size, k_size = min(w.size or q_len, q_len), min(w.size or k_len, k_len)
+    rows = window_positions(q_len, points, start=w.q_start - offset, size=w.size)  # query indices
+    cols = window_positions(k_len, points, start=w.k_start, size=w.size)
     return Axes(
-        q_pos=q.numpy(),
-        k_pos=display_positions(k_len, points).numpy(),
-        q_stride=display_stride(q_len, points),
-        k_stride=display_stride(k_len, points),
+        q_pos=query_positions(q_len, k_len, align=align)[rows].numpy(),
+        k_pos=cols.numpy(),
+        q_stride=display_stride(q_size, points),
+        k_stride=display_stride(k_size, points),
+        q_from=int(rows[0]),
+        q_count=q_size if q_size < q_len else None,
+        k_from=int(cols[0]),
+        k_count=k_size if k_size < k_len else None,
     )

@@ -170,6 +170,41 @@ PARAMS: dict[str, Param] = {
             help="Seeds the random bias table and the toy queries and keys.",
         ),
         Param("step", "Step", "int", 1, "slider", min=1, max=64, step=1, help="Step of the walk-through."),
+        # A zoom into any matrix view (T5, Shaw, ALiBi): drawn at full resolution when small enough.
+        Param(
+            "window",
+            "Window size (0: whole view)",
+            "int",
+            0,
+            "number",
+            min=0,
+            max=MAX_LEN,
+            step=1,
+            help="Zoom: draw only this many queries and keys from the positions below (at most 192 per axis "
+            "are drawn, so a window of 192 or less shows every cell). 0 draws the whole view, strided.",
+        ),
+        Param(
+            "q_start",
+            "Window: first query i",
+            "int",
+            0,
+            "number",
+            min=0,
+            max=MAX_LEN - 1,
+            step=1,
+            help="Position of the window's first query (moved back when the window would run past the end).",
+        ),
+        Param(
+            "k_start",
+            "Window: first key j",
+            "int",
+            0,
+            "number",
+            min=0,
+            max=MAX_LEN - 1,
+            step=1,
+            help="Position of the window's first key (moved back when the window would run past the end).",
+        ),
         # Shared by several pages; a page narrows the bounds or sets its own
         # default through control(key, min_value=, max_value=, default=).
         Param(

@@ -45,6 +45,9 @@ WIDGETS = {
     "head": "slider",
     "scale": "slider",
     "step": "slider",
+    "window": "number_input",
+    "q_start": "number_input",
+    "k_start": "number_input",
     # RoPE page
     "base": "number_input",
     "m": "number_input",

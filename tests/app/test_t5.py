@@ -137,6 +137,26 @@ def test_k_len_strided():
     assert "Strided sample" in c.subtitle and "of 1000 keys" in c.subtitle
 
 
+def test_zoom_window_link_draws_every_cell_around_position_100000():
+    at = open_t5(q_len="131072", k_len="131072", window="64", q_start="100000", k_start="99968")
+    assert_healthy(at)
+    c = chart(at, "t5_buckets")
+    x, y = array(c.spec["data"][0]["x"]), array(c.spec["data"][0]["y"])
+    assert list(x) == list(range(99968, 100032)) and list(y) == list(range(100000, 100064))  # full resolution
+    assert "Window" in c.subtitle and "i = 100000…100063" in c.subtitle and "every one" in c.subtitle
+    z = array(c.spec["data"][0]["z"])  # the diagonal r = 0 sits 32 columns in: bucket 0 there
+    assert z.shape == (64, 64) and z[0, 32] == 0 and z[0, 31] == 1  # bidirectional: one key back is bucket 1
+    assert value_of(at, "window") == 64 and value_of(at, "q_start") == 100000
+
+
+def test_zoom_controls_appear_with_a_window():
+    at = open_t5()
+    assert not has_widget(at, "q_start")
+    change(at, "window", 16)
+    assert has_widget(at, "q_start") and has_widget(at, "k_start")
+    assert list(array(chart(at, "t5_relative_positions").spec["data"][0]["x"])) == list(range(16))
+
+
 def test_align_end():
     at = change(open_t5(), "q_len", 64)
     change(at, "align", "end")

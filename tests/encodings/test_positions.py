@@ -135,3 +135,31 @@ def test_query_positions_end_refuses_more_queries_than_keys():
 def test_query_positions_bad_align(align):
     with pytest.raises(ValueError, match="align must be one of"):
         query_positions(3, 5, align=align)
+
+
+# --- window_positions: a zoom into a long view ---------------------------------------------------------
+
+
+def test_window_of_zero_is_the_whole_view():
+    from posviz.encodings.positions import window_positions
+
+    assert torch.equal(window_positions(131072, 192), display_positions(131072, 192))
+
+
+@given(
+    length=st.integers(1, 10**6),
+    points=st.integers(2, 300),
+    start=st.integers(-10, 10**6),
+    size=st.integers(1, 10**6),
+)
+def test_window_positions_stay_inside_and_span_the_window(length, points, start, size):
+    from posviz.encodings.positions import window_positions
+
+    pos = window_positions(length, points, start=start, size=size)
+    assert 0 <= int(pos[0]) and int(pos[-1]) < length
+    assert (pos[1:] > pos[:-1]).all() and len(pos) <= max(points, 2)
+    if size < length:  # the window keeps its size, moved back inside when it runs past the end
+        assert int(pos[-1]) - int(pos[0]) + 1 == size
+        assert int(pos[0]) == min(max(start, 0), length - size)
+        if size <= points:
+            assert torch.equal(pos, torch.arange(int(pos[0]), int(pos[0]) + size))  # every position: full resolution

@@ -68,6 +68,9 @@ class BucketKey:
     bidirectional: bool = BIDIRECTIONAL.default
     num_buckets: int = NUM_BUCKETS.default
     max_distance: int = MAX_DISTANCE.default
+    window: int = PARAMS["window"].default
+    q_start: int = PARAMS["q_start"].default
+    k_start: int = PARAMS["k_start"].default
 
     @property
     def offset(self) -> int:
@@ -108,6 +111,9 @@ class T5Settings(AttentionKey):
     bidirectional: bool = setting(BIDIRECTIONAL, section="Buckets")
     num_buckets: int = setting(NUM_BUCKETS)
     max_distance: int = setting(MAX_DISTANCE)
+    window: int = setting(PARAMS["window"], section="Zoom")
+    q_start: int = setting(PARAMS["q_start"], when=lambda v: v["window"] > 0)
+    k_start: int = setting(PARAMS["k_start"], when=lambda v: v["window"] > 0)
     heads: int = setting(PARAMS["heads"], section="Bias table")
     scale: float = setting(SCALE)
     head: int = setting(PARAMS["head"], bounds=lambda v: (None, v["heads"] - 1), when=lambda v: v["heads"] > 1)

@@ -60,6 +60,10 @@ bucket = within + direction_offset  # (q, k): the final bucket, 0 .. num_buckets
 """
 
 
+def _shown_args(stride: int, start: int, count: int | None) -> str:
+    return f"{stride}" if count is None else f"{stride}, start={start}, count={count}"
+
+
 def _table_lines(s: AttentionKey, table: list[list[float]] | None) -> list[str]:
     lines = [
         "g = torch.Generator().manual_seed(seed)",
@@ -77,6 +81,10 @@ def t5_snippet(
     part: str,
     q_stride: int = 1,
     k_stride: int = 1,
+    q_from: int = 0,
+    q_count: int | None = None,
+    k_from: int = 0,
+    k_count: int | None = None,
     table: list[list[float]] | None = None,
     toy_dim: int = 32,
     r_range: tuple[int, int] | None = None,
@@ -94,6 +102,7 @@ def t5_snippet(
             by ``permute(2, 0, 1)`` and by ``transpose(0, 2)``) or
             ``"profile"`` (``profile``: the bucket of every ``r`` in ``r_range``).
         q_stride, k_stride: the strides of the figure's positions (1: all).
+        q_from, q_count, k_from, k_count: the window the figure zooms into (indices; None: all).
         table: the bias table when it is not the seeded one.
         r_range: first and last ``r`` of the profile.
     """
@@ -114,8 +123,8 @@ def t5_snippet(
         return "\n".join(lines) + "\n"
     lines += [] if steps else _table_lines(s, table)
     lines += [
-        f"q_pos = shown(q_len, {q_stride}) + offset  # query positions i",
-        f"k_pos = shown(k_len, {k_stride})  # key positions j",
+        f"q_pos = shown(q_len, {_shown_args(q_stride, q_from, q_count)}) + offset  # query positions i",
+        f"k_pos = shown(k_len, {_shown_args(k_stride, k_from, k_count)})  # key positions j",
         "rel_pos = k_pos[None, :] - q_pos[:, None]  # (q, k): r = j - i",
     ]
     if steps:

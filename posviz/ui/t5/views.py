@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from posviz.encodings.attention import attention_weights_sampled, toy_qk
-from posviz.encodings.positions import display_positions, query_positions, relative_positions
+from posviz.encodings.positions import relative_positions
 from posviz.encodings.t5 import (
     T5BucketRange,
     T5BucketSteps,
@@ -18,7 +18,7 @@ from posviz.encodings.t5 import (
     t5_bucket_ranges,
     t5_bucket_steps,
 )
-from posviz.ui.axes import Axes, axes
+from posviz.ui.axes import Axes, Window, axes
 from posviz.ui.cache import cached_view
 from posviz.ui.settings import project
 from posviz.ui.t5.settings import (
@@ -35,8 +35,8 @@ from posviz.ui.t5.settings import (
 
 
 def main_axes(k: BucketKey, points: int = MAIN_POINTS) -> Axes:
-    """The shown queries and keys of the page's matrices."""
-    return axes(k.q_len, k.k_len, k.align, points)
+    """The shown queries and keys of the page's matrices (inside the zoom window, if any)."""
+    return axes(k.q_len, k.k_len, k.align, points, window=Window(k.q_start, k.k_start, k.window))
 
 
 def toy_key(k: AttentionKey) -> AttentionKey:
@@ -157,9 +157,10 @@ def attention_view(k: AttentionKey, table: bytes) -> tuple[np.ndarray, np.ndarra
     column = table_from_bytes(table, k)[:, k.head : k.head + 1]  # (num_buckets, 1): this head only
     # Toy queries and keys have their own generator (seed + 1): they stay put when the table changes.
     q, kk = toy_qk(k.q_len, k.k_len, TOY_DIM, generator=torch.Generator().manual_seed(k.seed + 1))
-    rows = display_positions(k.q_len, PAIR_POINTS)  # indices of the shown queries
-    q_pos = query_positions(k.q_len, k.k_len, align=k.align)[rows]
-    cols = display_positions(k.k_len, PAIR_POINTS)  # the shown keys (key index = key position)
+    px = pair_axes(k)
+    q_pos = torch.from_numpy(px.q_pos)  # the shown queries' positions
+    rows = q_pos - k.offset  # and their indices
+    cols = torch.from_numpy(px.k_pos)  # the shown keys (key index = key position)
 
     def bias_fn(qp: torch.Tensor, kp: torch.Tensor) -> torch.Tensor:
         return t5_bias(column, qp, kp, bidirectional=k.bidirectional, max_distance=k.max_distance, scale=k.scale)[0]
