@@ -156,7 +156,7 @@ def test_window_positions_stay_inside_and_span_the_window(length, points, start,
     from posviz.encodings.positions import window_positions
 
     pos = window_positions(length, points, start=start, size=size)
-    assert 0 <= int(pos[0]) and int(pos[-1]) < length
+    assert int(pos[0]) >= 0 and int(pos[-1]) < length
     assert (pos[1:] > pos[:-1]).all() and len(pos) <= max(points, 2)
     if size < length:  # the window keeps its size, moved back inside when it runs past the end
         assert int(pos[-1]) - int(pos[0]) + 1 == size
