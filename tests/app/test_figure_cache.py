@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
 import warnings
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import fields, replace
 from typing import Any
 
 import plotly.graph_objects as go
@@ -15,24 +14,11 @@ from posviz.schemes import SCHEMES
 from posviz.ui.params import Param
 from posviz.ui.settings import params_of
 
-from .conftest import charts, open_page, widget
+from .conftest import charts, open_page, settings_classes, widget
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
     from posviz.ui.cache import cached_figure
-
-
-def settings_classes() -> list[type]:
-    """Every scheme's settings dataclass: the ones whose fields are URL-bound settings."""
-    found = []
-    for scheme in SCHEMES:
-        if not scheme.page:
-            continue
-        module = importlib.import_module(f"posviz.ui.{scheme.key}.settings")
-        for obj in vars(module).values():
-            if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ == module.__name__ and params_of(obj):
-                found.append(obj)
-    return found
 
 
 def other_value(p: Param, value: Any) -> Any:

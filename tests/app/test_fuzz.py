@@ -8,19 +8,16 @@ cannot be computed.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from posviz.ui.params import PARAMS
+from posviz.schemes import PAGES as REGISTERED
 
-from .conftest import charts, errors, open_page, warnings
+from .conftest import all_url_keys, charts, errors, open_page, warnings
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGES = re.findall(r'st\.Page\(\s*"(pages/\w+\.py)"', (ROOT / "app.py").read_text())
+PAGES = [p.path for p in REGISTERED]
+KEYS = all_url_keys()
 NASTY = [
     "",
     " ",
@@ -47,7 +44,7 @@ values = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True).map(repr),
     st.text(max_size=60),
 )
-keys = st.one_of(st.sampled_from(sorted(PARAMS)), st.text(min_size=1, max_size=12))
+keys = st.one_of(st.sampled_from(KEYS), st.text(min_size=1, max_size=12))
 links = st.dictionaries(keys, st.one_of(values, st.lists(values, min_size=2, max_size=3)), max_size=6)
 
 
@@ -75,4 +72,4 @@ def test_random_links(page, params):
 def test_every_key_with_every_nasty_value(page):
     # One link per nasty value, carrying it in every key at once.
     for value in NASTY:
-        assert_survives(page, dict.fromkeys(PARAMS, value))
+        assert_survives(page, dict.fromkeys(KEYS, value))
