@@ -4,13 +4,25 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import streamlit as st
 
 from posviz.encodings.tokens import tokenize
-from posviz.ui.params import COPE_MAX_CHARS, COPE_MAX_TOKENS, COPE_TEXT, PARAMS
+from posviz.ui.cope import charts as cope_charts
+from posviz.ui.cope.settings import (
+    COPE_MAX_CHARS,
+    COPE_MAX_TOKENS,
+    COPE_TEXT,
+    CopeSettings,
+    RowKey,
+    ViewKey,
+    gate_key,
+)
+from posviz.ui.settings import params_of
 
 from .conftest import array, assert_healthy, chart, charts, errors, has_widget, open_cope, value_of, warnings, widget
 
 MAX_CHART_CHARS = 1_200_000
+PARAMS = params_of(CopeSettings)
 N_DEFAULT = len(tokenize(COPE_TEXT))
 FIGURES = ("cope_gates", "cope_positions", "cope_interpolation", "cope_position_logits", "cope_attention")
 FIGURES += ("cope_counting",)
@@ -241,3 +253,61 @@ def test_script_text_stays_text():
     ticks = chart(at, "cope_gates").spec["layout"]["xaxis"]["ticktext"]
     assert ticks[0] == "0 &lt;" and all("<" not in t for t in ticks)
     assert not has_widget(at, "head")
+
+
+# --- the figure cache: keyed by the settings' projections and the gate table ---------------------
+
+
+def count_builds(monkeypatch) -> dict[str, int]:
+    """How many times each figure of the main sections is built, from now on."""
+    from posviz.figures import cope as fig
+
+    counts = dict.fromkeys(("gates", "positions", "interpolation", "position_logits", "attention", "counting"), 0)
+    for name in counts:
+        real = getattr(fig, f"{name}_figure")
+
+        def counted(*a, _real=real, _name=name, **k):
+            counts[_name] += 1
+            return _real(*a, **k)
+
+        monkeypatch.setattr(fig, f"{name}_figure", counted)
+    return counts
+
+
+def test_moving_the_inspected_pair_rebuilds_only_its_figures(monkeypatch):
+    counts = count_builds(monkeypatch)
+    st.cache_resource.clear()
+    at = open_cope(mode="random")
+    assert set(counts.values()) == {1}
+    change(at, "key", 3)
+    assert counts == {**dict.fromkeys(counts, 1), "interpolation": 2}
+    change(at, "query", 10)
+    assert counts == {**dict.fromkeys(counts, 1), "interpolation": 3, "counting": 2}
+    assert chart(at, "cope_interpolation").title.startswith("Query i = 10, key j = 5")  # key back to i // 2
+
+
+def test_temperature_rebuilds_nothing_outside_random_mode(monkeypatch):
+    counts = count_builds(monkeypatch)
+    st.cache_resource.clear()
+    at = open_cope()  # count-sentences: the gates do not use the temperature
+    before = dict(counts)
+    assert set(before.values()) == {1}
+    z = heatmap_z(chart(at, "cope_gates"))
+    change(at, "temperature", 2.0)
+    assert counts == before
+    np.testing.assert_array_equal(heatmap_z(chart(at, "cope_gates")), z)
+
+
+def test_the_gate_table_is_part_of_every_figures_key():
+    s = CopeSettings(mode="custom", npos_max=64, query=N_DEFAULT - 1)  # no clamp: every gate counts
+    vk, rk = gate_key(s, ViewKey), gate_key(s, RowKey)
+    ones = np.ones(N_DEFAULT, dtype=np.float32)
+    edited = ones.copy()
+    edited[-2] = 0.25  # one gate edited in the table
+    first = cope_charts.gates(vk, ones.tobytes(), False)
+    assert cope_charts.gates(vk, ones.tobytes(), False) is first  # the same table: served from the cache
+    other = cope_charts.gates(vk, edited.tobytes(), False)
+    np.testing.assert_array_equal(np.asarray(first.data[0].z, dtype=np.float64)[-1], ones)
+    np.testing.assert_array_equal(np.asarray(other.data[0].z, dtype=np.float64)[-1], edited)
+    bars = [np.asarray(cope_charts.counting(rk, t.tobytes(), False).data[0].y) for t in (ones, edited)]
+    assert bars[0][0] - bars[1][0] == pytest.approx(0.75)  # p_i0 sums every gate: one counted 0.25, not 1

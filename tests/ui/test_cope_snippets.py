@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from posviz.encodings.tokens import tokenize
-from posviz.ui.cope_snippets import MODES, CopeSettings, cope_snippet
+from posviz.ui.cope.settings import MAIN_POINTS, MODES, CopeSettings, PairKey, RowKey, ViewKey, gate_key
+from posviz.ui.cope.snippets import cope_snippet
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from posviz.ui import cope as ui
+    from posviz.ui.cope import views as ui
 
 LONG = " ".join(f"word{i % 7}{'.' if i % 5 == 4 else ''}" for i in range(700))
 SETTINGS = {
@@ -43,9 +44,10 @@ def custom_of(s: CopeSettings) -> np.ndarray | None:
     return rng.random(len(tokenize(s.text))).astype(np.float32)  # an edited table with awkward values
 
 
-def args(s: CopeSettings):
+def args(s: CopeSettings, cls: type = ViewKey):
+    """A view's arguments: the settings' key ``cls`` and the gate table's bytes."""
     custom = custom_of(s)
-    return (s.text, s.mode, s.npos_max, s.dim, s.seed, s.temperature, b"" if custom is None else custom.tobytes())
+    return gate_key(s, cls), b"" if custom is None else custom.tobytes()
 
 
 def stride(pos: np.ndarray) -> int:
@@ -82,13 +84,16 @@ def test_attention_snippet(name):
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_row_snippet(name):
     s = SETTINGS[name]
-    row = uncached(ui.row_view)(*args(s), s.query, s.key)
+    row = uncached(ui.row_view)(*args(s, RowKey))
+    pair = ui.pair_view(*args(s, PairKey))  # read off the (cached) row
     ns = run(cope_snippet(s, part="row", custom=custom_list(s)))
     np.testing.assert_array_equal(ns["pos"][0].numpy(), row.positions)
     np.testing.assert_allclose(ns["logits_int"][0].numpy(), row.z_row, rtol=1e-6, atol=1e-6)
-    assert float(ns["z_pair"]) == pytest.approx(row.value, abs=1e-5)
-    assert float(ns["pos_logits"][0, s.key]) == pytest.approx(row.value, abs=1e-5)
-    assert (ns["floor"], ns["ceil"]) == (row.floor, row.ceil)
+    np.testing.assert_allclose(ns["pos_logits"][0].numpy(), row.pos_logits, rtol=1e-5, atol=1e-5)
+    assert float(ns["z_pair"]) == pytest.approx(pair.value, abs=1e-5)
+    assert float(ns["pos_logits"][0, s.key]) == pytest.approx(pair.value, abs=1e-5)
+    assert float(ns["p"]) == pair.p
+    assert (ns["floor"], ns["ceil"]) == (pair.floor, pair.ceil)
 
 
 @pytest.mark.parametrize("name", list(SETTINGS))
@@ -117,7 +122,7 @@ def test_count_tokens_view_is_relative():
 
 def test_pitfall_leak_is_the_rows_future_gates():
     s = SETTINGS["random"]
-    row = uncached(ui.row_view)(*args(s), s.query, s.key)
+    row = uncached(ui.row_view)(*args(s, RowKey))
     inp = ui.inputs(*args(s))
     unmasked = ui.gate_rows(inp, __import__("torch").tensor([s.query]), masked=False)[0].numpy()
     assert row.future_sum == pytest.approx(float(unmasked[s.query + 1 :].sum()), rel=1e-6)
@@ -127,9 +132,9 @@ def test_pitfall_leak_is_the_rows_future_gates():
 def test_long_text_computes_only_shown_rows():
     s = SETTINGS["random-long"]
     view = uncached(ui.cope_view)(*args(s))
-    assert view.n == len(tokenize(LONG)) > ui.MAIN_POINTS
+    assert view.n == len(tokenize(LONG)) > MAIN_POINTS
     assert view.gates.shape == (len(view.q_pos), len(view.k_pos))
-    assert len(view.q_pos) <= ui.MAIN_POINTS and view.q_pos[-1] == view.n - 1
+    assert len(view.q_pos) <= MAIN_POINTS and view.q_pos[-1] == view.n - 1
 
 
 def test_custom_gate_values_fall_back_when_the_table_does_not_fit():

@@ -6,29 +6,9 @@ compares its tensors with the page's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from posviz.encodings.tokens import SENTENCE_ENDS, TOKEN_PATTERN
 from posviz.ui.code import SHOWN_FN
-from posviz.ui.params import COPE_MAX_TOKENS, COPE_TEXT
-
-MODES = ("count-tokens", "count-sentences", "random", "custom")
-
-
-@dataclass(frozen=True)
-class CopeSettings:
-    """Everything that determines the CoPE page's tensors."""
-
-    text: str = COPE_TEXT
-    mode: str = "count-sentences"
-    npos_max: int = 16
-    dim: int = 64
-    seed: int = 0
-    temperature: float = 8.0
-    query: int = 0
-    key: int = 0
-    mask_after: bool = False
-
+from posviz.ui.cope.settings import COPE_MAX_TOKENS, CopeSettings
 
 _GATES = {
     "count-tokens": [

@@ -8,6 +8,19 @@ query `i` is the number of gates that fire from `j` up to `i`, a fractional numb
 index learned embeddings `e[0 .. npos_max − 1]`; between two integers CoPE interpolates.
 """
 
+FORMULA = (
+    r"g_{ij}=\sigma(q_i^\top k_j),\quad p_{ij}=\sum_{t=j}^{i} g_{it},\quad "
+    r"z_i[p_{ij}]=w\,z_i[\lceil p_{ij}\rceil]+(1-w)\,z_i[\lfloor p_{ij}\rfloor],\quad "
+    r"a_{ij}=\mathrm{softmax}_j\big(q_i^\top k_j/\sqrt d+z_i[p_{ij}]\big)"
+)
+
+FORMULA_NOTE = "z_i[p] = q_i · e[p] for integer p; w = p_ij − ⌊p_ij⌋; p_ij is clamped to npos_max − 1."
+
+CUSTOM_GATES = (
+    "Custom gates: one value in [0, 1] per key token, the same for every query (it starts at 1 on words, "
+    "0 on punctuation, so CoPE counts words). Click a gate to edit it; edits are not part of the link."
+)
+
 TOKENS = """\
 The text is split into words and punctuation marks (no subwords), and each token gets a
 toy query and key (random, from `seed`). Type or paste your own text; very long texts are

@@ -1,0 +1,167 @@
+"""The CoPE page's settings: its URL parameters (defaults written once), cache keys and rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from posviz.encodings.tokens import tokenize
+from posviz.ui.params import PARAMS, Param
+from posviz.ui.settings import project, setting
+
+COPE_MAX_CHARS = 20000
+COPE_MAX_TOKENS = 4096
+COPE_TEXT = (
+    "The cat sat on the mat. It was warm there! Then the dog came in, and it sat down too. "
+    "Both slept. Who woke up first?"
+)
+
+MAIN_POINTS = 160  # per axis for the gate, position and logit heatmaps
+ATTN_POINTS = 96  # per axis for each of the three attention panels
+PITFALL_POINTS = 112  # per axis for the pitfall panels
+BAR_POINTS = 400  # keys in the counting bar chart
+
+TEXT = Param(
+    "text",
+    "Text",
+    "text",
+    COPE_TEXT,
+    "text_area",
+    max=COPE_MAX_CHARS,
+    help=f"Words and punctuation marks become tokens; at most {COPE_MAX_CHARS} characters and "
+    f"{COPE_MAX_TOKENS} tokens are read.",
+)
+MODE = Param(
+    "mode",
+    "Gates come from",
+    "choice",
+    "count-sentences",
+    "radio",
+    options=("count-tokens", "count-sentences", "random", "custom"),
+    option_labels={
+        "count-tokens": "every gate 1: a relative position",
+        "count-sentences": "1 on . ! ? only: counts sentences",
+        "random": "sigmoid(q · k / temperature), toy q, k",
+        "custom": "a gate per token, from the table",
+    },
+    help="Where the gates g_ij come from; a trained model computes sigmoid(q_i · k_j).",
+)
+MODES = MODE.options
+NPOS_MAX = Param(
+    "npos_max",
+    "Positions npos_max",
+    "int",
+    16,
+    "number",
+    min=1,
+    max=COPE_MAX_TOKENS + 1,
+    step=1,
+    help="Number of position embeddings e[0] .. e[npos_max - 1]; positions are clamped to npos_max - 1.",
+)
+TEMPERATURE = Param(
+    "temperature",
+    "Temperature",
+    "float",
+    8.0,
+    "slider",
+    min=0.5,
+    max=32.0,
+    step=0.5,
+    help="Random mode: gates sigmoid(q · k / temperature). The paper divides by √dim (8 for dim = 64).",
+)
+QUERY = Param(
+    "query",
+    "Query token i",
+    "int",
+    0,
+    "slider",
+    min=0,
+    max=COPE_MAX_TOKENS - 1,
+    step=1,
+    help="The query whose positions, interpolation and counting are inspected.",
+)
+KEY = Param(
+    "key",
+    "Key token j",
+    "int",
+    0,
+    "slider",
+    min=0,
+    max=COPE_MAX_TOKENS - 1,
+    step=1,
+    help="The key (j <= i) whose position p_ij is interpolated.",
+)
+MASK_AFTER = Param(
+    "mask_after",
+    "Apply the mask after the gates (wrong)",
+    "bool",
+    False,
+    "toggle",
+    help="The pitfall: gates of future keys are summed into every position before the mask.",
+)
+
+
+@dataclass(frozen=True)
+class SidebarSettings:
+    """The sidebar settings that do not depend on the text, in sidebar order (``read_settings`` draws them)."""
+
+    mode: str = setting(MODE, section="Gates")
+    temperature: float = setting(TEMPERATURE)
+    npos_max: int = setting(NPOS_MAX, section="Positions")
+    dim: int = setting(PARAMS["dim"], section="Toy queries, keys, embeddings")
+    seed: int = setting(PARAMS["seed"])
+
+
+@dataclass(frozen=True)
+class CopeSettings(SidebarSettings):
+    """Everything that determines the CoPE page. The text box sits in the page, and the inspected
+    pair's bounds and default follow the text's tokens (:mod:`posviz.ui.cope.inputs` draws them)."""
+
+    text: str = setting(TEXT)
+    query: int = setting(QUERY)
+    key: int = setting(KEY)
+    mask_after: bool = setting(MASK_AFTER)
+
+
+@dataclass(frozen=True)
+class ViewKey:
+    """What the matrices depend on: the text, the gates' source and the toy tensors (not the inspected pair)."""
+
+    mode: str
+    temperature: float
+    npos_max: int
+    dim: int
+    seed: int
+    text: str
+
+
+@dataclass(frozen=True)
+class RowKey(ViewKey):
+    """The inspected query's row: its positions and what CoPE counted."""
+
+    query: int
+
+
+@dataclass(frozen=True)
+class PairKey(RowKey):
+    """The inspected pair ``(query, key)``: its interpolation."""
+
+    key: int
+
+
+K = TypeVar("K", bound=ViewKey)
+
+
+def gate_key(s: CopeSettings, cls: type[K]) -> K:
+    """The projection ``cls`` of ``s``, with the temperature only where the gates use it (random mode):
+    moving it in another mode rebuilds nothing."""
+    if s.mode != "random":
+        s = replace(s, temperature=TEMPERATURE.default)
+    return project(s, cls)
+
+
+def problem(s: CopeSettings) -> str | None:
+    """The rule the settings break, as a message naming the fix; None if fine."""
+    if not tokenize(s.text, limit=1):
+        return "The text has no tokens: type or paste at least one word or punctuation mark."
+    return None
