@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import streamlit as st
 
-from posviz.ui.shaw import DEFAULTS, TOY_MAX_LEN
+from posviz.ui.shaw.settings import TOY_MAX_LEN, ShawSettings
 
 from .conftest import array, assert_healthy, chart, charts, errors, has_widget, open_shaw, value_of, warnings, widget
 
+DEFAULTS = ShawSettings()
 CHARTS = ("shaw_index", "shaw_table", "shaw_R_row_", "shaw_scores", "shaw_attention", "shaw_value_term", "shaw_memory")
 MAX_CHART_CHARS = 1_200_000
 
@@ -126,3 +128,40 @@ def test_lecture_mode_enlarges_every_chart():
     at = open_shaw(lecture="true")
     assert_complete(at)
     assert {c.spec["layout"]["font"]["size"] for c in charts(at)} == {20}
+
+
+def count_calls(monkeypatch, targets) -> dict[str, int]:
+    """Count the calls of ``module.<name>`` for each ``(module, name)`` (the figures behind the cached charts)."""
+    counts = {name: 0 for _, name in targets}
+    for module, name in targets:
+        real = getattr(module, name)
+
+        def counted(*a, _real=real, _name=name, **k):
+            counts[_name] += 1
+            return _real(*a, **k)
+
+        monkeypatch.setattr(module, name, counted)
+    return counts
+
+
+def test_a_control_rebuilds_only_the_figures_that_depend_on_it(monkeypatch):
+    from posviz.figures import shaw as fig
+    from posviz.ui.shaw import charts as shaw_charts
+
+    names = (
+        "index_figure",
+        "table_figure",
+        "relations_figure",
+        "scores_figure",
+        "attention_figure",
+        "value_term_figure",
+    )
+    counts = count_calls(monkeypatch, [(fig, n) for n in names] + [(shaw_charts, "bytes_figure")])
+    st.cache_resource.clear()
+    at = open_shaw(q_len="24", k_len="40")
+    assert set(counts.values()) == {1}, counts
+    change(at, "row", 5)  # R[i] reads only the row
+    assert counts["relations_figure"] == 2 and sum(counts.values()) == len(counts) + 1, counts
+    change(at, "separate", False)  # a^V: the tables and the value term, not the scores (they read a^K)
+    assert counts["table_figure"] == counts["value_term_figure"] == 2, counts
+    assert sum(counts.values()) == len(counts) + 3, counts

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import streamlit as st
 
 from posviz.encodings.skew import VARIANTS
 from posviz.figures.skew import step_titles
-from posviz.ui.skew import DEFAULTS, MAX_SEQ_LEN
+from posviz.ui.skew.settings import MAX_SEQ_LEN, SkewSettings
 
 from .conftest import array, assert_healthy, chart, charts, has_widget, open_skew, value_of, warnings, widget
+
+DEFAULTS = SkewSettings()
 
 
 def assert_complete(at):
@@ -126,3 +129,27 @@ def test_lecture_mode():
     at = open_skew(lecture="1")
     assert_complete(at)
     assert {c.spec["layout"]["font"]["size"] for c in charts(at)} == {20}
+
+
+def test_colour_rebuilds_only_the_coloured_figures(monkeypatch):
+    from posviz.figures import skew as fig
+    from posviz.ui.skew import charts as skew_charts
+
+    counts = {"skew_step_figure": 0, "skew_animation_figure": 0, "skew_check_figure": 0, "bytes_figure": 0}
+    for module, name in [(fig, n) for n in list(counts)[:3]] + [(skew_charts, "bytes_figure")]:
+        real = getattr(module, name)
+
+        def counted(*a, _real=real, _name=name, **k):
+            counts[_name] += 1
+            return _real(*a, **k)
+
+        monkeypatch.setattr(module, name, counted)
+    st.cache_resource.clear()
+    at = open_skew(step="5", seq_len="10")
+    assert_complete(at)
+    assert counts == {"skew_step_figure": 0, "skew_animation_figure": 1, "skew_check_figure": 1, "bytes_figure": 1}
+    widget(at, "colour").set_value("row").run()
+    assert_complete(at)
+    assert counts == {"skew_step_figure": 0, "skew_animation_figure": 2, "skew_check_figure": 1, "bytes_figure": 1}
+    at.button(key="step_prev").click().run()  # step 4: a coloured matrix
+    assert counts["skew_step_figure"] == 1 and counts["skew_check_figure"] == 1

@@ -45,3 +45,8 @@ MEMORY = """\
 `dim = 64` that is 1 GiB at `L = 2048` per head and layer, which is why the Music Transformer
 replaced it by the skew (next page) and why the page never builds `R` for its toy attention.
 """
+
+TOY_CAP = (
+    "The toy attention uses content (random queries, keys, values), so its softmax needs every key: "
+    "it runs on the first {q_len} queries and {k_len} keys (at most {cap})."
+)

@@ -1,0 +1,1 @@
+"""The Shaw relative positions page: settings, cached views and figures, snippets, texts."""

@@ -1,0 +1,129 @@
+"""The Shaw page's figures, cached process-wide by exactly the arguments they are built from.
+
+Each takes the narrowest key that determines it plus lecture mode: moving
+``row`` rebuilds the ``R[i]`` figure only, ``separate`` the tables and the
+value term only (the scores read a^K, the first table drawn, either way).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posviz.figures import shaw as fig
+from posviz.figures.common import bytes_figure
+from posviz.ui.cache import cached_figure
+from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
+from posviz.ui.shaw.settings import BytesKey, IndexKey, RowKey, ScoreKey, TableKey, ToyKey
+from posviz.ui.shaw.views import (
+    index_view,
+    main_axes,
+    memory_view,
+    pair_axes,
+    row_view,
+    table_view,
+    toy_view,
+    value_term_view,
+)
+
+
+def _shown(k: IndexKey, lecture: bool, *, toy: bool = False) -> dict:
+    """Positions and lengths of a matrix figure: the index panels, or (``toy``) the score and attention pairs."""
+    ax = pair_axes(k) if toy else main_axes(k)
+    return dict(q_pos=ax.q_pos, k_pos=ax.k_pos, q_len=k.q_len, k_len=k.k_len, lecture=lecture)
+
+
+@cached_figure
+def index(k: IndexKey, lecture: bool) -> go.Figure:
+    v = index_view(k)
+    return fig.index_figure(v.rel, v.index, clip=k.clip, **_shown(k, lecture))
+
+
+def named_tables(k: TableKey) -> dict[str, np.ndarray]:
+    """The tables drawn, by their legend name: two, or one when keys and values share it."""
+    table_k, table_v = table_view(k)
+    return {"a^K (keys)": table_k, "a^V (values)": table_v} if k.separate else {"a^K = a^V (shared)": table_k}
+
+
+@cached_figure
+def table(k: TableKey, lecture: bool) -> go.Figure:
+    return fig.table_figure(named_tables(k), clip=k.clip, lecture=lecture)
+
+
+@cached_figure
+def relations_row(k: RowKey, lecture: bool) -> go.Figure:
+    v = row_view(k)
+    return fig.relations_figure(
+        v.relations, row=v.position, k_pos=v.k_pos, k_len=k.k_len, clip=k.clip, index_row=v.index, lecture=lecture
+    )
+
+
+@cached_figure
+def scores(k: ScoreKey, lecture: bool) -> go.Figure:
+    """``k`` is the toy key (lengths capped), as for the two below."""
+    v = toy_view(k)
+    return fig.scores_figure(v.content, v.relative, **_shown(k, lecture, toy=True))
+
+
+@cached_figure
+def attention(k: ScoreKey, lecture: bool) -> go.Figure:
+    v = toy_view(k)
+    return fig.attention_figure(v.without, v.with_rel, **_shown(k, lecture, toy=True))
+
+
+@cached_figure
+def value_term(k: ToyKey, lecture: bool) -> go.Figure:
+    return fig.value_term_figure(
+        value_term_view(k), q_pos=pair_axes(k).q_pos, q_len=k.q_len, shared=not k.separate, lecture=lecture
+    )
+
+
+@cached_figure
+def memory(k: BytesKey, current: int, lecture: bool) -> go.Figure:
+    """``current``: the length marked on the chart, ``max(q_len, k_len)``."""
+    v = memory_view(k)
+    return bytes_figure(
+        v.lengths,
+        {f"R (L, L, {k.dim})": (v.r_bytes, v.allocated), "logits (L, L)": (v.logits, v.allocated)},
+        title="Bytes of R = table[index] as L grows: O(L² d)",
+        subtitle=f"float32, q_len = k_len = L, dim = {k.dim}; R is dim times the logits",
+        current=current,
+        lecture=lecture,
+    )
+
+
+# The data behind each figure as CSV (built when the download is clicked).
+def index_csv(k: IndexKey) -> str:
+    v, ax = index_view(k), main_axes(k)
+    return panels_csv({"r = j - i": v.rel, "index": v.index}, ax.q_pos, ax.k_pos)
+
+
+def table_csv(k: TableKey) -> str:
+    named = named_tables(k)
+    return columns_csv({f"{n} component {c}": t[:, c] for n, t in named.items() for c in range(t.shape[1])})
+
+
+def row_csv(k: RowKey) -> str:
+    v = row_view(k)
+    return columns_csv(
+        {"key j": v.k_pos, "table row": v.index, **{f"component {c}": v.relations[:, c] for c in range(k.dim)}}
+    )
+
+
+def scores_csv(k: ScoreKey) -> str:
+    v, ax = toy_view(k), pair_axes(k)
+    return panels_csv({"Q K^T": v.content, "Q R^T": v.relative}, ax.q_pos, ax.k_pos)
+
+
+def attention_csv(k: ScoreKey) -> str:
+    v, ax = toy_view(k), pair_axes(k)
+    return panels_csv({"without": v.without, "with": v.with_rel}, ax.q_pos, ax.k_pos)
+
+
+def value_term_csv(k: ToyKey) -> str:
+    return matrix_csv(value_term_view(k), pair_axes(k).q_pos, range(k.dim))
+
+
+def memory_csv(k: BytesKey) -> str:
+    v = memory_view(k)
+    return columns_csv({"L": v.lengths, "R bytes": v.r_bytes, "logits bytes": v.logits, "allocated": v.allocated})

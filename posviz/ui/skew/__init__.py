@@ -1,0 +1,1 @@
+"""The Music Transformer skew page: settings, cached views and figures, snippets, texts."""

@@ -1,0 +1,88 @@
+"""The skew page's figures, cached process-wide by exactly the arguments they are built from.
+
+The steps and the animation depend on every setting (the colouring too); the
+check against the direct gather does not depend on the colouring, and the
+memory chart on ``dim`` and the length it marks only.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from posviz.figures import skew as fig
+from posviz.figures.common import bytes_figure
+from posviz.ui.cache import cached_figure
+from posviz.ui.exports import columns_csv, matrix_csv
+from posviz.ui.settings import project
+from posviz.ui.skew.settings import BytesKey, SkewKey, SkewSettings
+from posviz.ui.skew.views import memory_view, skew_view
+
+STEPS = len(fig.STEP_KEYS)  # steps 1-4 draw the matrices; the steps after them check the result
+
+
+def walkthrough(s: SkewSettings, number: int, lecture: bool) -> go.Figure:
+    """Step ``number`` of the walk-through (1-based): a matrix of the skew, or its check."""
+    return step(s, number, lecture) if number <= STEPS else check(project(s, SkewKey), number, lecture)
+
+
+@cached_figure(max_entries=64)  # four steps of a few views
+def step(s: SkewSettings, number: int, lecture: bool) -> go.Figure:
+    """Steps 1-4: the matrices, coloured by where each value came from."""
+    v = skew_view(project(s, SkewKey))
+    return fig.skew_step_figure(
+        v.steps, v.sources, number, variant=s.variant, seq_len=s.seq_len, colour_by=s.colour, lecture=lecture
+    )
+
+
+@cached_figure
+def check(k: SkewKey, number: int, lecture: bool) -> go.Figure:
+    """Step 5 or 6: the skew's result against the direct gather (the colouring plays no part)."""
+    v = skew_view(k)
+    return fig.skew_check_figure(
+        v.steps.sliced, v.gather, v.valid, number, variant=k.variant, max_diff=v.max_diff, lecture=lecture
+    )
+
+
+@cached_figure
+def animation(s: SkewSettings, lecture: bool) -> go.Figure:
+    v = skew_view(project(s, SkewKey))
+    return fig.skew_animation_figure(
+        v.steps, v.sources, variant=s.variant, seq_len=s.seq_len, colour_by=s.colour, lecture=lecture
+    )
+
+
+@cached_figure
+def memory(k: BytesKey, current: int, lecture: bool) -> go.Figure:
+    """``current``: the length marked on the chart (``seq_len``)."""
+    v = memory_view(k)
+    return bytes_figure(
+        v.lengths,
+        {
+            f"Shaw R (L, L, {k.dim})": (v.shaw_r, v.allocated),
+            f"skew Er (L, {k.dim})": (v.skew_er, v.allocated),
+            "logits (L, L), both": (v.logits, v.allocated),
+        },
+        title="Bytes per head: Shaw's R against the skew's Er",
+        subtitle=f"float32, dim = {k.dim}; the gap is a factor of L",
+        current=current,
+        lecture=lecture,
+    )
+
+
+# The data behind each figure as CSV (built when the download is clicked).
+def step_csv(k: SkewKey, number: int) -> str:
+    v = skew_view(k)
+    matrix = getattr(v.steps, fig.STEP_KEYS[number - 1]) if number <= STEPS else v.steps.sliced
+    return matrix_csv(matrix, range(matrix.shape[0]), range(matrix.shape[1]))
+
+
+def memory_csv(k: BytesKey) -> str:
+    v = memory_view(k)
+    return columns_csv({"L": v.lengths, "Shaw R bytes": v.shaw_r, "skew Er bytes": v.skew_er, "logits bytes": v.logits})
+
+
+def saving_at(k: BytesKey, length: int = 4096) -> tuple[int, int] | None:
+    """Bytes of ``R`` and of ``Er`` at ``length``, when the chart measures it."""
+    v = memory_view(k)
+    at = {int(n): (int(r), int(e)) for n, r, e in zip(v.lengths, v.shaw_r, v.skew_er, strict=True)}
+    return at.get(length)

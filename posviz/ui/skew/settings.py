@@ -1,0 +1,93 @@
+"""The skew page's settings: its URL parameters, defaults (written once), cache keys and constants."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from posviz.encodings.skew import VARIANTS
+from posviz.figures.skew import COLOUR_BY
+from posviz.ui.params import PARAMS, Param
+from posviz.ui.settings import setting
+
+VARIANT = Param(
+    "variant",
+    "Variant",
+    "choice",
+    "masked",
+    "radio",
+    options=VARIANTS,
+    option_labels={
+        "masked": "Music Transformer: L relative columns, causal",
+        "unmasked": "2L − 1 relative columns, every pair",
+        "rel_shift": "Transformer-XL _rel_shift, with memory",
+    },
+    help="Which relative-to-absolute trick to walk through.",
+)
+MEM_LEN = Param(
+    "mem_len",
+    "Memory length mem_len",
+    "int",
+    3,
+    "number",
+    min=0,
+    max=256,
+    step=1,
+    help="Transformer-XL: cached keys before the first query (k_len = seq_len + mem_len).",
+)
+COLOUR = Param(
+    "colour",
+    "Colour cells by",
+    "choice",
+    "distance",
+    "radio",
+    options=tuple(COLOUR_BY),
+    option_labels={"distance": "the relative position they hold", "row": "the query row they came from"},
+    help="Either way a value keeps its colour through every step, so the eye can follow it.",
+)
+
+MAX_SEQ_LEN = 512  # every cell of every step is drawn: 512 x 513 cells per figure
+MAX_DIM = 256
+MEMORY_LENGTHS = tuple(2**p for p in range(4, 15))  # 16 .. 16384
+ALLOCATE_UP_TO = 64 * 2**20  # bytes: below this the memory chart allocates the tensors for real
+
+
+@dataclass(frozen=True)
+class SkewKey:
+    """What the skew's tensors depend on: everything but the colouring."""
+
+    seq_len: int
+    dim: int
+    seed: int
+    variant: str
+    mem_len: int
+
+    @property
+    def memory(self) -> int:
+        """Memory keys in front of the queries: only Transformer-XL has them."""
+        return self.mem_len if self.variant == "rel_shift" else 0
+
+    @property
+    def er_rows(self) -> int:
+        """Rows of ``Er``: ``L`` looking back, ``2L - 1`` both ways, ``k_len`` with a memory."""
+        if self.variant == "unmasked":
+            return 2 * self.seq_len - 1
+        return self.seq_len + self.memory
+
+
+@dataclass(frozen=True)
+class SkewSettings(SkewKey):
+    """Everything that determines the skew page; the step figures depend on all of it."""
+
+    seq_len: int = setting(PARAMS["seq_len"], default=8, bounds=(None, MAX_SEQ_LEN), section="Sequence")
+    dim: int = setting(PARAMS["dim"], bounds=(None, MAX_DIM))
+    seed: int = setting(PARAMS["seed"])
+    variant: str = setting(VARIANT, section="Skew")
+    mem_len: int = setting(MEM_LEN, when=lambda v: v["variant"] == "rel_shift")
+    colour: str = setting(COLOUR)
+
+
+@dataclass(frozen=True)
+class BytesKey:
+    """The memory chart's measurements: Shaw's ``R`` and the skew's ``Er`` for every length."""
+
+    dim: int
