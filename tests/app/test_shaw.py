@@ -165,3 +165,14 @@ def test_a_control_rebuilds_only_the_figures_that_depend_on_it(monkeypatch):
     change(at, "separate", False)  # a^V: the tables and the value term, not the scores (they read a^K)
     assert counts["table_figure"] == counts["value_term_figure"] == 2, counts
     assert sum(counts.values()) == len(counts) + 3, counts
+
+
+def test_zoom_window_shows_the_clipping_around_position_100000():
+    at = open_shaw(q_len="131072", k_len="131072", clip="4", window="32", q_start="100000", k_start="100000")
+    assert_healthy(at)
+    c = chart(at, "shaw_index")
+    x = array(c.spec["data"][0]["x"])
+    assert list(x) == list(range(100000, 100032))  # every key of the window, at full resolution
+    index = array(c.spec["data"][2]["z"])  # the third panel: clip(r, -K, K) + K
+    assert index.shape == (32, 32) and index[0, 0] == 4 and index[0, 31] == 8 and index[31, 0] == 0
+    assert "Window" in c.subtitle

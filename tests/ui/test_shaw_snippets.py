@@ -24,6 +24,9 @@ SHAW = {
     "clip_zero": ShawSettings(q_len=5, k_len=5, clip=0, dim=2, row=4),
     "beyond_toy_cap": ShawSettings(q_len=3000, k_len=3000, align="end", clip=16, dim=4, row=2999),
     "one_query": ShawSettings(q_len=1, k_len=5, clip=2, dim=4),  # no row control: R[i] of the only query
+    # zoomed: every cell of a window near position 100000, and a strided window of an end-aligned view
+    "window_far": ShawSettings(q_len=131072, k_len=131072, clip=8, dim=4, window=48, q_start=100000, k_start=99980),
+    "window_end": ShawSettings(q_len=500, k_len=3000, align="end", clip=30, dim=4, window=900, q_start=2600),
 }
 
 
@@ -37,7 +40,7 @@ def run(code: str) -> dict:
 def test_shaw_index_and_table(name):
     s = SHAW[name]
     iv, ax = ui_shaw.index_view(project(s, IndexKey)), ui_shaw.main_axes(project(s, IndexKey))
-    ns = run(shaw_snippet(s, part="index", q_stride=ax.q_stride, k_stride=ax.k_stride))
+    ns = run(shaw_snippet(s, part="index", **ax.snippet_args()))
     np.testing.assert_array_equal(ns["q_pos"].numpy(), ax.q_pos)
     np.testing.assert_array_equal(ns["index"].numpy(), iv.index)
     np.testing.assert_array_equal(ns["rel"].numpy(), iv.rel)
@@ -63,7 +66,7 @@ def test_shaw_toy(name):
     s = SHAW[name]
     toy = toy_key(s)
     tv, tx = ui_shaw.toy_view(project(toy, ScoreKey)), ui_shaw.pair_axes(toy)
-    ns = run(shaw_snippet(s, part="toy", q_stride=tx.q_stride, k_stride=tx.k_stride))
+    ns = run(shaw_snippet(s, part="toy", **tx.snippet_args()))
     for key, ours in (
         ("content", tv.content),
         ("relative", tv.relative),

@@ -56,6 +56,9 @@ class IndexKey:
     k_len: int
     align: str
     clip: int
+    window: int  # the zoom: positions per axis (0: the whole view), from q_start and k_start
+    q_start: int
+    k_start: int
 
     @property
     def offset(self) -> int:
@@ -88,6 +91,9 @@ class ShawSettings(IndexKey):
     k_len: int = setting(PARAMS["k_len"], default=32)
     align: str = setting(PARAMS["align"])
     clip: int = setting(CLIP, section="Relative table")
+    window: int = setting(PARAMS["window"], section="Zoom")
+    q_start: int = setting(PARAMS["q_start"], when=lambda v: v["window"] > 0)
+    k_start: int = setting(PARAMS["k_start"], when=lambda v: v["window"] > 0)
     dim: int = setting(PARAMS["dim"], bounds=(None, MAX_DIM))
     separate: bool = setting(SEPARATE)
     seed: int = setting(PARAMS["seed"])

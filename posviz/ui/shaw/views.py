@@ -16,7 +16,7 @@ from posviz.encodings.shaw import (
     shaw_table,
     shaw_value_term,
 )
-from posviz.ui.axes import Axes, axes
+from posviz.ui.axes import Axes, Window, axes
 from posviz.ui.cache import cached_view
 from posviz.ui.settings import project
 from posviz.ui.shaw.settings import (
@@ -36,12 +36,12 @@ from posviz.ui.shaw.settings import (
 
 def main_axes(k: IndexKey) -> Axes:
     """The shown queries and keys of the three index panels."""
-    return axes(k.q_len, k.k_len, k.align, MAIN_POINTS)
+    return axes(k.q_len, k.k_len, k.align, MAIN_POINTS, window=Window(k.q_start, k.k_start, k.window))
 
 
 def pair_axes(k: IndexKey) -> Axes:
     """The shown queries and keys of the score and attention pairs (``k``: the toy key, lengths capped)."""
-    return axes(k.q_len, k.k_len, k.align, PAIR_POINTS)
+    return axes(k.q_len, k.k_len, k.align, PAIR_POINTS, window=Window(k.q_start, k.k_start, k.window))
 
 
 @dataclass(frozen=True)
@@ -113,8 +113,9 @@ def _toy_scores(k: ScoreKey) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """
     q, keys, _ = toy_qkv(k)
     table_k, _ = tables(TableKey(clip=k.clip, dim=k.dim, seed=k.seed, separate=False))  # a^K
-    q_rows = q[display_positions(k.q_len, PAIR_POINTS)]  # (rows, dim): the shown queries only
-    index = shaw_index(torch.from_numpy(pair_axes(k).q_pos), torch.arange(k.k_len), clip=k.clip)  # (rows, k_len)
+    q_pos = torch.from_numpy(pair_axes(k).q_pos)  # the shown queries (inside the zoom window, if any)
+    q_rows = q[q_pos - k.offset]  # (rows, dim): the shown queries only
+    index = shaw_index(q_pos, torch.arange(k.k_len), clip=k.clip)  # (rows, k_len)
     return q_rows @ keys.T, shaw_scores(q_rows, table_k, index), index
 
 

@@ -6,7 +6,7 @@ compares its tensors with the package's.
 
 from __future__ import annotations
 
-from posviz.ui.code import SHOWN_FN
+from posviz.ui.code import SHOWN_FN, shown_args
 from posviz.ui.t5.settings import AttentionKey
 
 T5_BUCKET_FN = '''\
@@ -58,10 +58,6 @@ val_if_large = torch.min(val_if_large_long, torch.full_like(val_if_large_long, h
 within = torch.where(is_small, n, val_if_large)  # (q, k) step 6: the bucket within its half, 0 .. half - 1
 bucket = within + direction_offset  # (q, k): the final bucket, 0 .. num_buckets - 1
 """
-
-
-def _shown_args(stride: int, start: int, count: int | None) -> str:
-    return f"{stride}" if count is None else f"{stride}, start={start}, count={count}"
 
 
 def _table_lines(s: AttentionKey, table: list[list[float]] | None) -> list[str]:
@@ -123,8 +119,8 @@ def t5_snippet(
         return "\n".join(lines) + "\n"
     lines += [] if steps else _table_lines(s, table)
     lines += [
-        f"q_pos = shown(q_len, {_shown_args(q_stride, q_from, q_count)}) + offset  # query positions i",
-        f"k_pos = shown(k_len, {_shown_args(k_stride, k_from, k_count)})  # key positions j",
+        f"q_pos = shown(q_len, {shown_args(q_stride, q_from, q_count)}) + offset  # query positions i",
+        f"k_pos = shown(k_len, {shown_args(k_stride, k_from, k_count)})  # key positions j",
         "rel_pos = k_pos[None, :] - q_pos[:, None]  # (q, k): r = j - i",
     ]
     if steps:
