@@ -1,4 +1,7 @@
-"""Figures for the RoPE explorer: frequencies, rotations, pairs on circles, decay, scaling."""
+"""Figures for the RoPE explorer: rotations, pairs on circles, the relative property, decay, attention.
+
+The frequency and scaling figures live in ``posviz.figures.rope_scaling`` and are importable from here too.
+"""
 
 from __future__ import annotations
 
@@ -17,127 +20,35 @@ from posviz.figures.common import (
     look,
     subtitle_lines,
 )
+from posviz.figures.rope_scaling import (
+    FAST,
+    GREY,
+    SLOW,
+    TWO_PI,
+    angle_figure,
+    f32,
+    frequency_figure,
+    scaling_freq_figure,
+)
 
-TWO_PI = 2 * np.pi
-FAST, SLOW, GREY = "#1f77b4", "#d62728", "#7f7f7f"
+__all__ = [
+    "angle_figure",
+    "attention_figure",
+    "decay_figure",
+    "frequency_figure",
+    "pair_circles_figure",
+    "permutation_figure",
+    "rotation_matrix_figure",
+    "scaling_freq_figure",
+    "score_matrix_figure",
+    "shift_figure",
+]
+
 AT_M, AT_N = "#1f77b4", "#ff7f0e"
-METHOD_COLORS = {
-    "default": "#444444",
-    "linear": "#1f77b4",
-    "dynamic": "#2ca02c",
-    "yarn": "#d62728",
-    "llama3": "#9467bd",
-}
-
-
-def _f32(x) -> np.ndarray:
-    return as_array(x).astype(np.float32)
-
-
-def frequency_figure(
-    inv_freq,
-    *,
-    seq_len: int,
-    default_inv_freq=None,
-    original_max_position: int | None = None,
-    method: str = "default",
-    lecture: bool = False,
-) -> go.Figure:
-    """``theta_k`` and the wavelength ``2 pi / theta_k`` of every pair on log axes, the context marked.
-
-    Pairs whose wavelength exceeds ``seq_len`` never complete a turn inside the context (red).
-    """
-    lk = look(lecture)
-    inv = as_array(inv_freq).astype(np.float64)
-    pairs = np.arange(len(inv))
-    wave = TWO_PI / inv
-    slow = wave > seq_len
-    turns = seq_len / wave
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        subplot_titles=["frequency θ_k (radians per token)", "wavelength 2π / θ_k (tokens)"],
-        horizontal_spacing=0.1,
-    )
-    hover = "pair k = %{x}<br>θ_k = %{customdata[0]:.4g}<br>wavelength = %{customdata[1]:.4g} tokens"
-    hover += f"<br>turns in {seq_len} tokens = %{{customdata[2]:.3g}}<extra>%{{fullData.name}}</extra>"
-    custom = np.stack([inv, wave, turns], axis=1).astype(np.float32)
-    if default_inv_freq is not None and method != "default":
-        d = as_array(default_inv_freq).astype(np.float64)
-        for col, y in ((1, d), (2, TWO_PI / d)):
-            fig.add_trace(
-                go.Scatter(
-                    x=compact(pairs),
-                    y=_f32(y),
-                    mode="lines",
-                    line=dict(color=GREY, dash="dot", width=lk.line),
-                    name="default (no scaling)",
-                    legendgroup="default",
-                    showlegend=col == 1,
-                    hovertemplate="pair k = %{x}<br>default = %{y:.4g}<extra></extra>",
-                ),
-                row=1,
-                col=col,
-            )
-    for col, y in ((1, inv), (2, wave)):
-        for mask, name, color in ((~slow, "completes a turn", FAST), (slow, "never completes a turn", SLOW)):
-            if not mask.any():
-                continue
-            fig.add_trace(
-                go.Scatter(
-                    x=compact(pairs[mask]),
-                    y=_f32(y[mask]),
-                    customdata=custom[mask],
-                    mode="markers",
-                    marker=dict(color=color, size=lk.line * 3 + 2),
-                    name=f"{name} in {seq_len} tokens",
-                    legendgroup=name,
-                    showlegend=col == 2,
-                    hovertemplate=hover,
-                ),
-                row=1,
-                col=col,
-            )
-    fig.add_hline(
-        y=seq_len,
-        row=1,
-        col=2,
-        line=dict(color=SLOW, dash="dash"),
-        annotation_text=f"seq_len = {seq_len}",
-        annotation_position="top left",
-        annotation_font_size=lk.font - 2,
-    )
-    if original_max_position is not None and method != "default" and original_max_position != seq_len:
-        fig.add_hline(
-            y=original_max_position,
-            row=1,
-            col=2,
-            line=dict(color=GREY, dash="dot"),
-            annotation_text=f"original context = {original_max_position}",
-            annotation_position="bottom right",
-            annotation_font_size=lk.font - 2,
-        )
-    fig.update_yaxes(type="log", exponentformat="power")
-    fig.update_yaxes(title_text="θ_k (log)", row=1, col=1)
-    fig.update_yaxes(title_text="tokens per turn (log)", row=1, col=2)
-    fig.update_xaxes(title_text="pair k")
-    fig.update_annotations(font_size=lk.font)
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
-    n_slow = int(slow.sum())
-    return finish(
-        fig,
-        title="Frequencies and wavelengths of the pairs",
-        subtitle=subtitle_lines(
-            f"θ_k = base^(−2k/d); {n_slow} of {len(inv)} pairs never complete a turn within seq_len = {seq_len} (red)",
-            f"frequencies of the {method} method" if method != "default" else None,
-        ),
-        lecture=lecture,
-        height=int(lk.height * 1.05),
-    )
 
 
 def _component_heatmap(z, *, x_title: str, y_title: str, value_name: str, zmin: float, zmax: float, palette: str):
-    z = _f32(z)
+    z = f32(z)
     n_rows, n_cols = z.shape
     extra = {}
     if n_rows <= MAX_TEXT_CELLS and n_cols <= MAX_TEXT_CELLS:
@@ -265,7 +176,7 @@ def pair_circles_figure(
             (at_m, m, AT_M, f"position m = {m}", "solid"),
             (at_n, n, AT_N, f"position n = {n}", "solid"),
         ):
-            x, y = _f32(as_array(vec)[i])
+            x, y = f32(as_array(vec)[i])
             turned = np.degrees((pos * inv[i]) % TWO_PI)
             fig.add_trace(
                 go.Scatter(
@@ -384,7 +295,7 @@ def decay_figure(
         fig.add_trace(
             go.Scatter(
                 x=compact(r[keep]),
-                y=_f32(y[keep]),
+                y=f32(y[keep]),
                 mode="lines",
                 line=dict(color=color, dash=dash, width=width),
                 name=name,
@@ -406,116 +317,6 @@ def decay_figure(
         lecture=lecture,
         height=int(lk.height * 1.1),
     )
-
-
-def scaling_freq_figure(
-    ratios: dict[str, np.ndarray],
-    attention: dict[str, float],
-    *,
-    chosen: str,
-    factor: float,
-    lecture: bool = False,
-) -> go.Figure:
-    """Every method's ``inv_freq / default inv_freq`` per pair, the chosen one bold."""
-    lk = look(lecture)
-    fig = go.Figure()
-    for name, ratio in ratios.items():
-        ratio = as_array(ratio).astype(np.float64)
-        bold = name == chosen
-        fig.add_trace(
-            go.Scatter(
-                x=compact(np.arange(len(ratio))),
-                y=_f32(ratio),
-                mode="lines+markers" if bold else "lines",
-                line=dict(
-                    color=METHOD_COLORS.get(name, GREY),
-                    width=lk.line * (2 if bold else 1),
-                    dash=None if bold else "dot",
-                ),
-                marker=dict(size=lk.line * 2 + 2),
-                name=f"{name} (attention factor {attention[name]:.4g})",
-                hovertemplate="pair k = %{x}<br>inv_freq / default = %{y:.4g}<extra>" + name + "</extra>",
-            )
-        )
-    fig.update_xaxes(title_text="pair k (fast → slow)")
-    fig.update_yaxes(title_text="inv_freq / default (log)", type="log")
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
-    return finish(
-        fig,
-        title=f"What each method does to each pair (factor = {factor:g})",
-        subtitle=subtitle_lines(
-            f"1: the pair is left alone; 1/{factor:g}: the pair turns {factor:g} times slower (interpolated)",
-            f"bold: {chosen}; dynamic is drawn at the page's seq_len",
-        ),
-        lecture=lecture,
-    )
-
-
-def angle_figure(
-    positions,
-    default_angles,
-    scaled_angles,
-    *,
-    pairs,
-    trained,
-    original_max_position: int,
-    method: str,
-    lecture: bool = False,
-) -> go.Figure:
-    """Rotation angle (in turns) of chosen pairs against position, default dashed and scaled solid.
-
-    Args:
-        positions: (p,) positions.
-        default_angles, scaled_angles: (p, pairs) angles in radians.
-        pairs: (pairs,) the pair indices.
-        trained: (pairs,) radians: the largest angle each pair reaches in the original context.
-    """
-    lk = look(lecture)
-    pairs = as_array(pairs).astype(np.int64)
-    pos = as_array(positions)
-    dflt = as_array(default_angles).astype(np.float64) / TWO_PI
-    scl = as_array(scaled_angles).astype(np.float64) / TWO_PI
-    fig = make_subplots(rows=1, cols=len(pairs), subplot_titles=[f"pair {k}" for k in pairs], horizontal_spacing=0.07)
-    for i, k in enumerate(pairs):
-        seen = float(as_array(trained)[i]) / TWO_PI
-        curves = [(dflt[:, i], "default", "dot", GREY)]
-        if method != "default":
-            curves.append((scl[:, i], method, "solid", SLOW))
-        for y, name, dash, color in curves:
-            fig.add_trace(
-                go.Scatter(
-                    x=compact(pos),
-                    y=_f32(y),
-                    mode="lines",
-                    line=dict(color=color, dash=dash, width=lk.line),
-                    name=name,
-                    legendgroup=name,
-                    showlegend=i == 0,
-                    hovertemplate=f"pair {k}<br>position = %{{x}}<br>angle = %{{y:.4g}} turns<extra>{name}</extra>",
-                ),
-                row=1,
-                col=i + 1,
-            )
-        fig.add_hline(y=seen, line=dict(color="#2ca02c", dash="dash", width=1), row=1, col=i + 1)
-        fig.add_vline(x=original_max_position, line=dict(color="#555", dash="dot"), row=1, col=i + 1)
-    fig.update_xaxes(title_text="position (log)", type="log")
-    fig.update_yaxes(type="log", exponentformat="power")
-    fig.update_yaxes(title_text="angle (turns, log)", row=1, col=1)
-    fig.update_annotations(font_size=lk.font)
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
-    fig = finish(
-        fig,
-        title="Rotation angle against position, fast, middle and slow pairs",
-        subtitle=subtitle_lines(
-            f"dotted vertical: the original context ({original_max_position}); "
-            "dashed green: the largest angle the pair reached in training",
-            "a curve above the green line shows the model angles it never saw",
-        ),
-        lecture=lecture,
-        height=int(lk.height * 0.9),
-    )
-    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font))
-    return fig
 
 
 def attention_figure(weights, *, positions, titles: list[str], lecture: bool = False) -> go.Figure:

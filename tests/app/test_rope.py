@@ -7,16 +7,17 @@ import math
 import numpy as np
 import pytest
 
-from posviz.encodings.rope import METHODS, rope_scaling
-from posviz.ui.params import PARAMS
-from posviz.ui.rope import METHOD_CONTROLS, YARN_TAIL
-from posviz.ui.rope_snippets import RopeSettings
+from posviz.encodings.rope import LLAMA3_DEFAULTS, METHODS, YARN_DEFAULTS, rope_scaling
+from posviz.ui.rope.params import METHOD_CONTROLS
+from posviz.ui.rope.settings import RopeSettings
+from posviz.ui.settings import params_of
 
 from .conftest import array, assert_healthy, chart, charts, errors, has_widget, open_rope, value_of, warnings, widget
 
 MAX_CHART_CHARS = 600_000
 CHARTS = 10
-ALL_OPTIONS = set(YARN_TAIL).union(*METHOD_CONTROLS.values())
+ALL_OPTIONS = set().union(*METHOD_CONTROLS.values())
+PARAMS = params_of(RopeSettings)
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +57,15 @@ def test_default_numbers_on_the_page(rope_default):
     assert "4 of 32 pairs never complete a turn" in freq.subtitle
 
 
+def test_the_page_defaults_are_hugging_faces():
+    d = RopeSettings()
+    assert d.options("yarn") == YARN_DEFAULTS  # the page's 0 reads as Hugging Face's unset (None)
+    assert d.options("llama3") == LLAMA3_DEFAULTS
+    assert d.options("dynamic") == {"seq_len": d.seq_len} and d.options("linear") == {}
+    assert METHOD_CONTROLS["yarn"] == ("factor", "original_max_position", *YARN_DEFAULTS)  # in their order
+    assert METHOD_CONTROLS["llama3"] == ("factor", "original_max_position", *LLAMA3_DEFAULTS)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_each_method(method):
     at = open_rope(method=method, seq_len="20000")
@@ -91,6 +101,34 @@ def test_half_layout_changes_the_matrix():
     z = array(chart(at, "rope_matrix_half").spec["data"][0]["z"])
     assert z.shape == (8, 8)
     assert math.isclose(float(z[0, 4]), -math.sin(3.0), abs_tol=1e-6)  # pair 0 is components 0 and 4
+
+
+def test_a_change_rebuilds_only_the_figures_that_depend_on_it(monkeypatch):
+    import streamlit as st
+
+    from posviz.figures import rope as fig
+
+    names = ("rotation_matrix_figure", "pair_circles_figure", "shift_figure", "score_matrix_figure", "decay_figure")
+    counts = dict.fromkeys(names, 0)
+    for name in names:
+        real = getattr(fig, name)
+
+        def counted(*a, _real=real, _name=name, **k):
+            counts[_name] += 1
+            return _real(*a, **k)
+
+        monkeypatch.setattr(fig, name, counted)
+    st.cache_resource.clear()
+    at = open_rope(dim="16")
+    assert list(counts.values()) == [1, 1, 1, 1, 1]
+    widget(at, "m").set_value(3).run()  # the matrix, the circles and the shifts
+    assert list(counts.values()) == [2, 2, 2, 1, 1]
+    widget(at, "seq_len").set_value(5000).run()  # the shifts and the decay: not the matrix nor the circles
+    assert list(counts.values()) == [2, 2, 3, 1, 2]
+    widget(at, "method").set_value("dynamic").run()
+    widget(at, "seq_len").set_value(6000).run()  # dynamic NTK reads seq_len: now every figure changes
+    assert list(counts.values()) == [4, 4, 5, 3, 4]
+    assert_healthy(at)
 
 
 def test_changing_method_in_the_sidebar():

@@ -12,11 +12,13 @@ import warnings
 import numpy as np
 import pytest
 
-from posviz.ui.rope_snippets import RopeSettings, rope_snippet
+from posviz.ui.rope.settings import SCORE_LEN, RopeSettings, keys
+from posviz.ui.rope.snippets import rope_snippet
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from posviz.ui import rope as ui
+    from posviz.ui.rope import charts
+    from posviz.ui.rope import views as ui
 
 SETTINGS = {
     "default": RopeSettings(),
@@ -49,9 +51,19 @@ def run(code: str) -> dict:
 
 
 def views(s: RopeSettings):
+    """Every view the page draws, each from the key the page gives it."""
+    k = keys(s)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ui.rope_view(s), ui.decay_view(s), ui.scaling_view(s), ui.attention_view(s)
+        return k, dict(
+            scaling=ui.scaling_view(k.scaling),
+            matrix=ui.matrix_view(k.matrix),
+            circles=ui.circles_view(k.pairs),
+            scores=ui.scores_view(k.vectors),
+            relative=ui.relative_view(k.relative),
+            decay=ui.decay_view(k.decay),
+            attention=ui.attention_view(k.attention),
+        )
 
 
 def close(a, b, atol=1e-9) -> None:
@@ -61,25 +73,29 @@ def close(a, b, atol=1e-9) -> None:
 @pytest.mark.parametrize("name", SETTINGS)
 def test_snippets_rebuild_the_page(name):
     s = SETTINGS[name]
-    view, decay, sv, att = views(s)
+    k, v = views(s)
+    sv = v["scaling"]
     ns = run(rope_snippet(s, part="freq"))
-    close(ns["inv_freq"], view.inv_freq, atol=0)
-    close(ns["default_inv_freq"], view.default_inv_freq, atol=0)
-    assert ns["attention_factor"] == pytest.approx(view.attention_factor, rel=1e-12)
+    close(ns["inv_freq"], sv.inv_freq, atol=0)
+    close(ns["default_inv_freq"], sv.default_inv_freq, atol=0)
+    assert ns["attention_factor"] == pytest.approx(sv.attention_factor, rel=1e-12)
 
     ns = run(rope_snippet(s, part="matrix"))
-    close(ns["R_m"], view.rotation, atol=1e-6)  # the page draws float32
-    close(ns["perm"], view.perm, atol=0)
+    close(ns["R_m"], v["matrix"].rotation, atol=1e-6)  # the page draws float32
+    close(ns["perm"], charts.permutation_of(k.permutation), atol=0)
 
-    ns = run(rope_snippet(s, part="circles", pairs=[int(k) for k in view.pairs]))
+    circles = v["circles"]
+    ns = run(rope_snippet(s, part="circles", pairs=[int(p) for p in circles.pairs]))
     for key in ("at_zero", "at_m", "at_n"):
-        close(ns[key], getattr(view, key), atol=1e-6)  # the snippet's q is float32 before rotation
+        close(ns[key], getattr(circles, key), atol=1e-6)  # the snippet's q is float32 before rotation
 
-    ns = run(rope_snippet(s, part="relative", shifts=[int(t) for t in view.shifts], score_len=ui.SCORE_LEN))
-    close(ns["scores"], view.scores, atol=1e-6)
-    close(ns["shifted"], view.shifted, atol=1e-6)
-    assert float(ns["gap"]) < 1e-12 and view.gap64 < 1e-12
+    rel = v["relative"]
+    ns = run(rope_snippet(s, part="relative", shifts=[int(t) for t in rel.shifts], score_len=SCORE_LEN))
+    close(ns["scores"], v["scores"].scores, atol=1e-6)
+    close(ns["shifted"], rel.shifted, atol=1e-6)
+    assert float(ns["gap"]) < 1e-12 and rel.gap64 < 1e-12
 
+    decay = v["decay"]
     ns = run(rope_snippet(s, part="decay", distances=[int(r) for r in decay.distances]))
     close(ns["bound"], decay.bound)
     close(ns["aligned"], decay.aligned, atol=1e-6)
@@ -90,8 +106,8 @@ def test_snippets_rebuild_the_page(name):
     close(ns["default_angles"], sv.default_angles)
     close(ns["scaled_angles"], sv.scaled_angles)
 
-    ns = run(rope_snippet(s, part="attention", toy_len=ui.toy_len(s)))
-    close(ns["weights"], att, atol=1e-6)
+    ns = run(rope_snippet(s, part="attention", toy_len=k.attention.length))
+    close(ns["weights"], v["attention"], atol=1e-6)
 
 
 def test_unknown_part_is_refused():

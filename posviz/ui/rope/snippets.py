@@ -1,6 +1,6 @@
-"""The RoPE page's settings, and PyTorch code that reproduces each of its figures.
+"""PyTorch code that reproduces each of the RoPE page's figures.
 
-Plain text generation, no streamlit. The snippets use the reference forms, not
+Plain text generation (no streamlit calls). The snippets use the reference forms, not
 ``posviz``: Meta LLaMA's complex numbers for the interleaved layout, Hugging
 Face's ``rotate_half`` for the half-split one, and each scaling method written
 out as in ``modeling_rope_utils.py``. A test executes every snippet and
@@ -9,52 +9,7 @@ compares its tensors with the page's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-DECAY_SAMPLES = 256  # random vectors averaged in the decay curves
-
-
-@dataclass(frozen=True)
-class RopeSettings:
-    """Everything that determines the RoPE page's tensors."""
-
-    dim: int = 64
-    base: float = 10000.0
-    m: int = 2
-    n: int = 5
-    layout: str = "interleaved"
-    seq_len: int = 16384
-    seed: int = 0
-    method: str = "default"
-    factor: float = 4.0
-    original_max_position: int = 4096
-    beta_fast: float = 32.0
-    beta_slow: float = 1.0
-    mscale: float = 0.0  # 0: unset
-    mscale_all_dim: float = 0.0  # 0: unset
-    attention_factor: float = 0.0  # 0: unset, computed from factor
-    truncate: bool = True
-    low_freq_factor: float = 1.0
-    high_freq_factor: float = 4.0
-
-    def options(self, method: str | None = None) -> dict:
-        """The method's own options under their Hugging Face names (``None``: unset)."""
-        method = method or self.method
-        if method == "dynamic":
-            return {"seq_len": self.seq_len}
-        if method == "yarn":
-            return {
-                "beta_fast": self.beta_fast,
-                "beta_slow": self.beta_slow,
-                "mscale": self.mscale or None,
-                "mscale_all_dim": self.mscale_all_dim or None,
-                "attention_factor": self.attention_factor or None,
-                "truncate": self.truncate,
-            }
-        if method == "llama3":
-            return {"low_freq_factor": self.low_freq_factor, "high_freq_factor": self.high_freq_factor}
-        return {}
-
+from posviz.ui.rope.settings import DECAY_SAMPLES, SCORE_LEN, TOY_LEN, RopeSettings
 
 ROPE_INTERLEAVED = '''\
 def rope(x, pos):
@@ -145,9 +100,9 @@ def rope_snippet(
     pairs: list[int] | None = None,
     distances: list[int] | None = None,
     shifts: list[int] | None = None,
-    score_len: int = 32,
+    score_len: int = SCORE_LEN,
     positions: list[int] | None = None,
-    toy_len: int = 32,
+    toy_len: int = TOY_LEN,
 ) -> str:
     """Code that rebuilds one of the RoPE page's tensors.
 

@@ -1,5 +1,7 @@
 """Prose for the RoPE page."""
 
+FORMULA = r"\theta_k = \text{base}^{-2k/d},\qquad (R_m q)\cdot(R_n k) = q^\top R_m^\top R_n k = q^\top R_{n-m}\,k"
+
 INTRO = """\
 RoPE adds nothing to the token embeddings. It **rotates** every query and key: the vector is cut
 into `d/2` pairs of components, and pair `k` at position `m` is turned by the angle `m·θ_k`, with

@@ -1,0 +1,50 @@
+"""Sentences the RoPE page writes from its views: measured numbers in words."""
+
+from __future__ import annotations
+
+import math
+
+from posviz.ui.rope.settings import MatrixKey, RelativeKey, ScalingKey
+from posviz.ui.rope.views import matrix_view, relative_view, scaling_view
+
+
+def wavelength_sentence(k: ScalingKey) -> str:
+    """The range of wavelengths and how many pairs never complete a turn within ``seq_len``."""
+    wave = 2 * math.pi / scaling_view(k).inv_freq
+    slow = int((wave > k.seq_len).sum())
+    return (
+        f"With d = {k.dim} and base = {k.base:g}, wavelengths run from {wave[0]:.3g} to {wave[-1]:.4g} tokens: "
+        f"{slow} of {len(wave)} pairs never complete a turn within seq_len = {k.seq_len}."
+    )
+
+
+def layout_gap_note(k: MatrixKey) -> str:
+    return f"Measured: max |R_half − P R_interleaved Pᵀ| = {matrix_view(k).layout_gap:.1e} at m = {k.m}."
+
+
+def relative_metrics(k: RelativeKey) -> list[tuple[str, str]]:
+    """``(label, value)`` of the four numbers above the relative-property figures."""
+    v = relative_view(k)
+    return [
+        (f"(R_m q)·(R_n k), m = {k.m}, n = {k.n}", f"{v.score_mn:.6f}"),
+        (f"at (m + t, n + t), t = {int(v.shifts[-1])}", f"{float(v.shifted[-1]):.6f}"),
+        ("max |R_mᵀR_n − R_(n−m)|, float32", f"{v.gap32:.1e}"),
+        ("the same in float64", f"{v.gap64:.1e}"),
+    ]
+
+
+def scaling_note(k: ScalingKey) -> str:
+    """One sentence on what the chosen method did to the slowest and the fastest pair."""
+    if k.method == "default":
+        return "No scaling: every pair keeps θ_k = base^(−2k/d)."
+    v = scaling_view(k)
+    ratio = v.inv_freq / v.default_inv_freq
+    return (
+        f"{k.method}: the fastest pair turns at {ratio[0]:.4g} × its default speed, the slowest at "
+        f"{ratio[-1]:.4g} ×; attention factor {v.attention_factor:.4g}."
+        + (
+            " Within the original context dynamic NTK changes nothing."
+            if k.method == "dynamic" and k.seq_len <= k.original_max_position
+            else ""
+        )
+    )

@@ -1,0 +1,299 @@
+"""The RoPE page's cached views: a key in, the arrays drawn out.
+
+Each view takes the narrowest key its figures need (``settings.keys``): moving
+``m`` recomputes the matrix, the circles and the relative property, never the
+decay or the scaling curves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+
+from posviz.encodings.attention import attention_weights
+from posviz.encodings.positions import curve_positions, display_positions
+from posviz.encodings.rope import (
+    METHODS,
+    apply_rope,
+    freqs_cis,
+    layout_permutation,
+    rope_decay_bound,
+    rope_inv_freq,
+    rope_rotation_matrix,
+    rope_scaling,
+    rope_scores,
+)
+from posviz.ui.cache import cached_view
+from posviz.ui.rope.settings import (
+    ANGLE_POINTS,
+    CIRCLE_PAIRS,
+    CIS_PAIRS,
+    CIS_POSITIONS,
+    DECAY_DENSE,
+    DECAY_POINTS,
+    DECAY_SAMPLES,
+    SCORE_LEN,
+    SHIFT_POINTS,
+    AttentionKey,
+    DecayKey,
+    FreqKey,
+    MatrixKey,
+    PairsKey,
+    RelativeKey,
+    ScalingKey,
+    VectorsKey,
+)
+
+CACHE = 32  # max entries per cached view; every entry is well under 1 MB
+
+
+def frequencies(k: ScalingKey, method: str | None = None) -> tuple[torch.Tensor, float]:
+    """``(inv_freq (dim/2,) float64, attention_factor)`` of ``method`` (default: the chosen one)."""
+    method = method or k.method
+    return rope_scaling(
+        method, k.dim, base=k.base, factor=k.factor, original_max_position=k.original_max_position, **k.options(method)
+    )
+
+
+def shown_pairs(dim: int, count: int) -> np.ndarray:
+    """At most ``count`` pair indices, evenly spread, always the fastest (0) and the slowest."""
+    return display_positions(dim // 2, count).numpy()
+
+
+def angle_pairs(dim: int) -> list[int]:
+    """Fast, middle and slow pair (fewer when dim is small)."""
+    half = dim // 2
+    return sorted({0, half // 2, half - 1})
+
+
+def decay_distances(seq_len: int) -> np.ndarray:
+    """Distances drawn by the decay curves: every one up to 128, then log-spaced up to ``seq_len - 1``."""
+    return curve_positions(max(seq_len - 1, 1), dense=DECAY_DENSE, points=DECAY_POINTS).numpy()
+
+
+def angle_positions(seq_len: int) -> np.ndarray:
+    """Positions of the angle curves: log-spaced from 1 to ``seq_len - 1`` (the axes are logarithmic)."""
+    return curve_positions(max(seq_len - 1, 1), dense=0, points=ANGLE_POINTS, start=1).numpy()
+
+
+def shift_values(seq_len: int) -> np.ndarray:
+    """Shifts of the relative property: log-spaced from 1 to ``seq_len``."""
+    return curve_positions(max(seq_len, 2), dense=0, points=SHIFT_POINTS, start=1).numpy()
+
+
+def _qk(k: VectorsKey) -> tuple[torch.Tensor, torch.Tensor]:
+    """The seed's random ``q`` and ``k``: (dim,) float64 each (drawn in float32, as ``torch.randn`` gives them)."""
+    g = torch.Generator().manual_seed(k.seed)
+    return torch.randn(k.freq.dim, generator=g).double(), torch.randn(k.freq.dim, generator=g).double()
+
+
+def _rope(x: torch.Tensor, pos: torch.Tensor, k: VectorsKey, inv: torch.Tensor) -> torch.Tensor:
+    """``x`` (p, dim) rotated, row by row, to ``pos`` (p,) in the key's layout."""
+    return apply_rope(x, pos, layout=k.layout, inv_freq=inv)
+
+
+def _at(x: torch.Tensor, positions, k: VectorsKey, inv: torch.Tensor) -> torch.Tensor:
+    """``x`` (dim,) rotated to each of ``positions``: (p, dim) float64."""
+    pos = torch.as_tensor(positions)
+    return _rope(x.expand(len(pos), -1), pos, k, inv)
+
+
+@dataclass(frozen=True)
+class MatrixView:
+    rotation: np.ndarray  # (dim, dim) float32, R_m in the chosen layout
+    layout_gap: float  # max |R_half - P R_interleaved P^T| at m
+
+
+@cached_view(max_entries=CACHE)
+def matrix_view(k: MatrixKey) -> MatrixView:
+    inv, _ = frequencies(k.freq)
+    dim = k.freq.dim
+    p = torch.eye(dim, dtype=torch.float64)[layout_permutation(dim)]
+    r_int = rope_rotation_matrix(k.m, dim, inv_freq=inv, dtype=torch.float64)
+    r_half = rope_rotation_matrix(k.m, dim, layout="half", inv_freq=inv, dtype=torch.float64)
+    return MatrixView(
+        rotation=rope_rotation_matrix(k.m, dim, layout=k.layout, inv_freq=inv, dtype=torch.float32).numpy(),
+        layout_gap=float((r_half - p @ r_int @ p.T).abs().max()),
+    )
+
+
+def cis_frame(cis: torch.Tensor, pairs: np.ndarray) -> pd.DataFrame:
+    """``freqs_cis`` rows as text ``a+bj`` (4 decimals, as the seed prints them)."""
+    rows = {}
+    for k in pairs:
+        col = cis[:, int(k)]
+        rows[f"pair {int(k)}"] = [f"{z.real:+.4f}{z.imag:+.4f}j" for z in col.tolist()]
+    frame = pd.DataFrame(rows)
+    frame.index.name = "position m"
+    return frame
+
+
+@cached_view(max_entries=CACHE)
+def cis_view(k: FreqKey) -> pd.DataFrame:
+    """``freqs_cis`` of the first positions and a few pairs."""
+    inv, _ = frequencies(k)
+    return cis_frame(freqs_cis(torch.arange(CIS_POSITIONS), inv), shown_pairs(k.dim, CIS_PAIRS))
+
+
+@dataclass(frozen=True)
+class CirclesView:
+    pairs: np.ndarray  # (p,) pair indices on circles
+    inv_freq: np.ndarray  # (p,) their frequencies
+    at_zero: np.ndarray  # (p, 2) unit-length pairs at position 0
+    at_m: np.ndarray
+    at_n: np.ndarray
+
+
+@cached_view(max_entries=CACHE)
+def circles_view(k: PairsKey) -> CirclesView:
+    inv, _ = frequencies(k.freq)
+    dim = k.freq.dim
+    pairs = shown_pairs(dim, CIRCLE_PAIRS)
+    first, second = (2 * pairs, 2 * pairs + 1) if k.layout == "interleaved" else (pairs, pairs + dim // 2)
+    q, _ = _qk(k)
+    x = _at(q, [0, k.m, k.n], k, inv).numpy()  # (3, dim)
+    xy = np.stack([x[:, first], x[:, second]], axis=-1)  # (3, p, 2)
+    xy = xy / np.linalg.norm(xy, axis=-1, keepdims=True)
+    return CirclesView(pairs=pairs, inv_freq=inv.numpy()[pairs], at_zero=xy[0], at_m=xy[1], at_n=xy[2])
+
+
+@dataclass(frozen=True)
+class ScoresView:
+    positions: np.ndarray  # (SCORE_LEN,)
+    scores: np.ndarray  # (SCORE_LEN, SCORE_LEN) float64, (R_i q) . (R_j k)
+
+
+@cached_view(max_entries=CACHE)
+def scores_view(k: VectorsKey) -> ScoresView:
+    inv, _ = frequencies(k.freq)
+    q, kk = _qk(k)
+    pos = torch.arange(SCORE_LEN)
+    return ScoresView(positions=pos.numpy(), scores=(_at(q, pos, k, inv) @ _at(kk, pos, k, inv).T).numpy())
+
+
+@dataclass(frozen=True)
+class RelativeView:
+    score_mn: float  # (R_m q) . (R_n k)
+    shifts: np.ndarray  # (t,)
+    shifted: np.ndarray  # (t,) (R_{m+t} q) . (R_{n+t} k)
+    gap32: float  # max |R_m^T R_n - R_{n-m}| with float32 matrices
+    gap64: float  # the same in float64
+
+
+@cached_view(max_entries=CACHE)
+def relative_view(k: RelativeKey) -> RelativeView:
+    inv, _ = frequencies(k.freq)
+    q, kk = _qk(k)
+    shifts = shift_values(k.seq_len)
+    t = torch.from_numpy(shifts)
+    qs, ks = _rope(q.expand(len(t), -1), k.m + t, k, inv), _rope(kk.expand(len(t), -1), k.n + t, k, inv)
+
+    def gap(dtype: torch.dtype) -> float:
+        kw = dict(layout=k.layout, inv_freq=inv, dtype=dtype)
+        r_m, r_n, r_nm = (rope_rotation_matrix(x, k.freq.dim, **kw) for x in (k.m, k.n, k.n - k.m))
+        return float((r_m.T @ r_n - r_nm).abs().max())
+
+    return RelativeView(
+        score_mn=float(_at(q, [k.m], k, inv)[0] @ _at(kk, [k.n], k, inv)[0]),
+        shifts=shifts,
+        shifted=(qs * ks).sum(-1).numpy(),
+        gap32=gap(torch.float32),
+        gap64=gap(torch.float64),
+    )
+
+
+@dataclass(frozen=True)
+class DecayView:
+    distances: np.ndarray  # (r,) int64
+    bound: np.ndarray  # (r,) float64
+    aligned: np.ndarray  # (r,) mean |q . R_r q|
+    independent: np.ndarray  # (r,) mean |q . R_r k|
+
+
+@cached_view(max_entries=CACHE)
+def decay_view(k: DecayKey) -> DecayView:
+    """The RoFormer bound and measured mean scores, sampled distances up to ``seq_len - 1``."""
+    inv, _ = frequencies(k.freq)
+    dim = k.freq.dim
+    r = torch.from_numpy(decay_distances(k.seq_len))
+    g = torch.Generator().manual_seed(k.seed + 1)
+    qs = torch.randn(DECAY_SAMPLES, dim, generator=g)
+    ks = torch.randn(DECAY_SAMPLES, dim, generator=g)
+    if k.layout == "half":  # the same vectors read in the interleaved order: q . R_half k = q[inv] . R_int k[inv]
+        back = torch.argsort(layout_permutation(dim))
+        qs, ks = qs[:, back], ks[:, back]
+    return DecayView(
+        distances=r.numpy(),
+        bound=rope_decay_bound(r, inv).numpy(),
+        aligned=rope_scores(qs, qs, r, inv).abs().mean(0).numpy(),
+        independent=rope_scores(qs, ks, r, inv).abs().mean(0).numpy(),
+    )
+
+
+@dataclass(frozen=True)
+class ScalingView:
+    default_inv_freq: np.ndarray  # (dim/2,) float64
+    inv_freq: np.ndarray  # (dim/2,) float64, the chosen method
+    attention_factor: float  # the chosen method's
+    ratios: dict[str, np.ndarray]  # method -> (dim/2,) inv_freq / default
+    attention: dict[str, float]
+    positions: np.ndarray  # (p,) int64, log-spaced from 1 to seq_len - 1
+    pairs: list[int]
+    default_angles: np.ndarray  # (p, pairs) radians
+    scaled_angles: np.ndarray
+    trained: np.ndarray  # (pairs,) radians reached at original_max_position - 1 (default)
+
+
+@cached_view(max_entries=CACHE)
+def scaling_view(k: ScalingKey) -> ScalingView:
+    """The chosen frequencies, every method's against the default, and chosen pairs' angles against position."""
+    default = rope_inv_freq(k.dim, base=k.base)
+    ratios, attention = {}, {}
+    for method in METHODS:
+        try:
+            inv, att = frequencies(k, method)
+        except ValueError:  # another method's rule (dynamic at dim 2): left out of the comparison
+            continue
+        ratios[method], attention[method] = (inv / default).numpy(), att
+    inv, att = frequencies(k)
+    pos = torch.from_numpy(angle_positions(k.seq_len))
+    pairs = angle_pairs(k.dim)
+    kk = torch.tensor(pairs)
+    return ScalingView(
+        default_inv_freq=default.numpy(),
+        inv_freq=inv.numpy(),
+        attention_factor=att,
+        ratios=ratios,
+        attention=attention,
+        positions=pos.numpy(),
+        pairs=pairs,
+        default_angles=(pos.double()[:, None] * default[kk][None, :]).numpy(),
+        scaled_angles=(pos.double()[:, None] * inv[kk][None, :]).numpy(),
+        trained=(default[kk] * (k.original_max_position - 1)).numpy(),
+    )
+
+
+@cached_view(max_entries=CACHE)
+def attention_view(k: AttentionKey) -> np.ndarray:
+    """(3, L, L) causal weights: same token without and with RoPE, random q and k with RoPE."""
+    inv, att = frequencies(k.freq)
+    dim, length = k.freq.dim, k.length
+    g = torch.Generator().manual_seed(k.seed + 2)
+    token = torch.randn(dim, generator=g).double().expand(length, dim)
+    q_rand = torch.randn(length, dim, generator=g).double()
+    k_rand = torch.randn(length, dim, generator=g).double()
+    pos = torch.arange(length)
+
+    def rot(x: torch.Tensor) -> torch.Tensor:
+        return att * _rope(x, pos, k, inv)  # Hugging Face scales cos and sin
+
+    return torch.stack(
+        [
+            attention_weights(token, token, causal=True),
+            attention_weights(rot(token), rot(token), causal=True),
+            attention_weights(rot(q_rand), rot(k_rand), causal=True),
+        ]
+    ).numpy()
