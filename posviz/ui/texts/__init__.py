@@ -1,1 +1,0 @@
-"""Explanations shown on the pages, kept apart so the page scripts stay short."""
