@@ -5,7 +5,6 @@ import streamlit as st
 from posviz.schemes import PAGES
 from posviz.ui.chrome import lecture_styles
 from posviz.ui.controls import control, finish_run, start_run
-from posviz.ui.exports import forget_figure_key
 
 # No page_icon: a Material icon favicon is fetched from Google's font servers at run time.
 st.set_page_config(page_title="posviz", layout="wide")
@@ -17,7 +16,6 @@ page = st.navigation(
     ]
 )
 start_run(page.url_path)
-forget_figure_key()  # legacy: pages not yet keyed by their settings objects
 with st.sidebar:
     control("lecture")
 lecture_styles()

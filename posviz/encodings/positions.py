@@ -6,6 +6,8 @@ matrix and a strided sample of a huge one.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 ALIGNS = ("start", "end")
@@ -101,7 +103,7 @@ def curve_positions(last: int, *, dense: int = 128, points: int = 480, start: in
     if last <= start:
         return torch.tensor([start], dtype=torch.int64)
     near = torch.arange(start, min(dense, last) + 1, dtype=torch.int64)
-    far = torch.logspace(0, torch.log10(torch.tensor(float(last))), max(points, 2), dtype=torch.float64)
+    far = torch.logspace(0, math.log10(last), max(points, 2), dtype=torch.float64)  # float64 throughout
     far = far.round().to(torch.int64).clamp(1, last)
     far[-1] = last
     return torch.unique(torch.cat([near, far[far >= start]]))  # sorted

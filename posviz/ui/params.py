@@ -4,6 +4,9 @@ Streamlit's ``bind="query-params"`` seeds a widget from the link but silently
 drops values it cannot parse and does not enforce ``step``; :func:`parse`
 reads the raw text itself so the page can say what it refused or changed.
 No streamlit here: this module is plain Python and tested on its own.
+
+``PARAMS`` holds the keys several pages share (the same meaning on every
+page); a scheme's own keys are defined in its ui package's settings.
 """
 
 from __future__ import annotations
@@ -37,15 +40,6 @@ class Param:
     options: tuple[str, ...] = ()
     option_labels: dict[str, str] = field(default_factory=dict)
     # kind "text": ``max`` is the most characters kept
-
-
-# CoPE page: the text it tokenises, and how many tokens it reads.
-COPE_MAX_CHARS = 20000
-COPE_MAX_TOKENS = 4096
-COPE_TEXT = (
-    "The cat sat on the mat. It was warm there! Then the dog came in, and it sat down too. "
-    "Both slept. Who woke up first?"
-)
 
 
 PARAMS: dict[str, Param] = {
@@ -95,37 +89,6 @@ PARAMS: dict[str, Param] = {
             help="Where the queries are among the keys: i = 0.. or i = k_len - q_len..",
         ),
         Param(
-            "num_buckets",
-            "Buckets num_buckets",
-            "int",
-            32,
-            "slider",
-            min=1,
-            max=256,
-            step=1,
-            help="Total number of buckets (T5 uses 32); halved per direction when bidirectional.",
-        ),
-        Param(
-            "max_distance",
-            "Max distance max_distance",
-            "int",
-            128,
-            "number",
-            min=1,
-            max=MAX_LEN,
-            step=1,
-            help="Distances from here on share the last bucket (T5 uses 128).",
-        ),
-        Param(
-            "bidirectional",
-            "Bidirectional (encoder)",
-            "bool",
-            True,
-            "toggle",
-            help="On: encoder, past and future keys get separate buckets. Off: decoder, "
-            "every future key shares bucket 0.",
-        ),
-        Param(
             "heads",
             "Heads",
             "int",
@@ -146,17 +109,6 @@ PARAMS: dict[str, Param] = {
             max=63,
             step=1,
             help="Which head's bias and attention to draw.",
-        ),
-        Param(
-            "scale",
-            "Bias scale",
-            "float",
-            1.0,
-            "slider",
-            min=-4.0,
-            max=4.0,
-            step=0.05,
-            help="Multiplies the bias (1 in T5; the seed notebooks call it rp_scale).",
         ),
         Param(
             "seed",
@@ -205,8 +157,7 @@ PARAMS: dict[str, Param] = {
             step=1,
             help="Position of the window's first key (moved back when the window would run past the end).",
         ),
-        # Shared by several pages; a page narrows the bounds or sets its own
-        # default through control(key, min_value=, max_value=, default=).
+        # Curves and vectors: a page narrows the bounds or sets its own default with setting(..., default=).
         Param(
             "seq_len",
             "Sequence length seq_len",
@@ -230,74 +181,7 @@ PARAMS: dict[str, Param] = {
             even=True,
             help="Size of each query, key or embedding vector (even: sin/cos and rotation pairs).",
         ),
-        # Shaw and skew pages
-        Param(
-            "clip",
-            "Clip distance K",
-            "int",
-            8,
-            "number",
-            min=0,
-            max=4096,
-            step=1,
-            help="Largest distance with its own table row; the table has 2K + 1 rows (tensor2tensor's "
-            "max_relative_position).",
-        ),
-        Param(
-            "separate",
-            "Separate value table a^V",
-            "bool",
-            True,
-            "toggle",
-            help="On: keys and values get their own tables (a^K, a^V), as in the paper. Off: one shared table.",
-        ),
-        Param(
-            "row",
-            "Query row shown",
-            "int",
-            16,
-            "slider",
-            min=0,
-            max=MAX_LEN - 1,
-            step=1,
-            help="Which query's lookup R[i] to draw (0 is the first query).",
-        ),
-        Param(
-            "variant",
-            "Variant",
-            "choice",
-            "masked",
-            "radio",
-            options=("masked", "unmasked", "rel_shift"),
-            option_labels={
-                "masked": "Music Transformer: L relative columns, causal",
-                "unmasked": "2L − 1 relative columns, every pair",
-                "rel_shift": "Transformer-XL _rel_shift, with memory",
-            },
-            help="Which relative-to-absolute trick to walk through.",
-        ),
-        Param(
-            "mem_len",
-            "Memory length mem_len",
-            "int",
-            3,
-            "number",
-            min=0,
-            max=256,
-            step=1,
-            help="Transformer-XL: cached keys before the first query (k_len = seq_len + mem_len).",
-        ),
-        Param(
-            "colour",
-            "Colour cells by",
-            "choice",
-            "distance",
-            "radio",
-            options=("distance", "row"),
-            option_labels={"distance": "the relative position they hold", "row": "the query row they came from"},
-            help="Either way a value keeps its colour through every step, so the eye can follow it.",
-        ),
-        # RoPE page
+        # Frequencies (RoPE, sinusoidal, compare)
         Param(
             "base",
             "Base of the frequencies",
@@ -309,8 +193,6 @@ PARAMS: dict[str, Param] = {
             step=1.0,
             help="Frequencies fall from 1 to base^(-(dim-2)/dim): 10000 in the papers, 500000 in Llama 3.",
         ),
-        Param("m", "Position m", "int", 2, "number", min=0, max=MAX_CURVE_LEN - 1, step=1, help="Query position."),
-        Param("n", "Position n", "int", 5, "number", min=0, max=MAX_CURVE_LEN - 1, step=1, help="Key position."),
         Param(
             "layout",
             "Layout",
@@ -325,208 +207,7 @@ PARAMS: dict[str, Param] = {
             },
             help="Which components form a pair (RoPE: interleaved or half; sinusoidal: interleaved or concat).",
         ),
-        Param(
-            "method",
-            "Scaling method",
-            "choice",
-            "default",
-            "radio",
-            options=("default", "linear", "dynamic", "yarn", "llama3"),
-            option_labels={
-                "default": "no scaling",
-                "linear": "position interpolation",
-                "dynamic": "dynamic NTK",
-                "yarn": "YaRN",
-                "llama3": "Llama 3.1",
-            },
-            help="Context-extension method, as Hugging Face rope_type.",
-        ),
-        Param(
-            "factor",
-            "Scaling factor",
-            "float",
-            4.0,
-            "number",
-            min=1.0,
-            max=256.0,
-            step=0.25,
-            help="How many times longer the new context is than the original one.",
-        ),
-        Param(
-            "original_max_position",
-            "Original context original_max_position",
-            "int",
-            4096,
-            "number",
-            min=16,
-            max=MAX_CURVE_LEN,
-            step=1,
-            help="The context length the model was trained on (max_position_embeddings for dynamic).",
-        ),
-        Param(
-            "beta_fast",
-            "beta_fast (turns)",
-            "float",
-            32.0,
-            "number",
-            min=0.25,
-            max=4096.0,
-            step=0.25,
-            help="YaRN: pairs that turn more often than this inside the original context are kept.",
-        ),
-        Param(
-            "beta_slow",
-            "beta_slow (turns)",
-            "float",
-            1.0,
-            "number",
-            min=0.25,
-            max=4096.0,
-            step=0.25,
-            help="YaRN: pairs that turn fewer times than this inside the original context are interpolated.",
-        ),
-        Param(
-            "mscale",
-            "mscale",
-            "float",
-            0.0,
-            "number",
-            min=0.0,
-            max=10.0,
-            step=0.001,
-            help="YaRN (DeepSeek): with mscale_all_dim, the attention factor is a ratio; 0 means unset.",
-        ),
-        Param(
-            "mscale_all_dim",
-            "mscale_all_dim",
-            "float",
-            0.0,
-            "number",
-            min=0.0,
-            max=10.0,
-            step=0.001,
-            help="YaRN (DeepSeek): see mscale; 0 means unset.",
-        ),
-        Param(
-            "attention_factor",
-            "attention_factor",
-            "float",
-            0.0,
-            "number",
-            min=0.0,
-            max=10.0,
-            step=0.001,
-            help="YaRN: multiplies cos and sin; 0 means unset (computed from factor).",
-        ),
-        Param(
-            "truncate",
-            "truncate",
-            "bool",
-            True,
-            "toggle",
-            help="YaRN: round the ramp's ends to whole pairs (floor and ceil), as the reference does.",
-        ),
-        Param(
-            "low_freq_factor",
-            "low_freq_factor",
-            "float",
-            1.0,
-            "number",
-            min=0.25,
-            max=1024.0,
-            step=0.25,
-            help="llama3: wavelengths above original_max_position / low_freq_factor are divided by factor.",
-        ),
-        Param(
-            "high_freq_factor",
-            "high_freq_factor",
-            "float",
-            4.0,
-            "number",
-            min=0.25,
-            max=1024.0,
-            step=0.25,
-            help="llama3: wavelengths below original_max_position / high_freq_factor are kept.",
-        ),
-        # CoPE page
-        Param(
-            "text",
-            "Text",
-            "text",
-            COPE_TEXT,
-            "text_area",
-            max=COPE_MAX_CHARS,
-            help=f"Words and punctuation marks become tokens; at most {COPE_MAX_CHARS} characters and "
-            f"{COPE_MAX_TOKENS} tokens are read.",
-        ),
-        Param(
-            "mode",
-            "Gates come from",
-            "choice",
-            "count-sentences",
-            "radio",
-            options=("count-tokens", "count-sentences", "random", "custom"),
-            option_labels={
-                "count-tokens": "every gate 1: a relative position",
-                "count-sentences": "1 on . ! ? only: counts sentences",
-                "random": "sigmoid(q · k / temperature), toy q, k",
-                "custom": "a gate per token, from the table",
-            },
-            help="Where the gates g_ij come from; a trained model computes sigmoid(q_i · k_j).",
-        ),
-        Param(
-            "npos_max",
-            "Positions npos_max",
-            "int",
-            16,
-            "number",
-            min=1,
-            max=COPE_MAX_TOKENS + 1,
-            step=1,
-            help="Number of position embeddings e[0] .. e[npos_max - 1]; positions are clamped to npos_max - 1.",
-        ),
-        Param(
-            "temperature",
-            "Temperature",
-            "float",
-            8.0,
-            "slider",
-            min=0.5,
-            max=32.0,
-            step=0.5,
-            help="Random mode: gates sigmoid(q · k / temperature). The paper divides by √dim (8 for dim = 64).",
-        ),
-        Param(
-            "query",
-            "Query token i",
-            "int",
-            0,
-            "slider",
-            min=0,
-            max=COPE_MAX_TOKENS - 1,
-            step=1,
-            help="The query whose positions, interpolation and counting are inspected.",
-        ),
-        Param(
-            "key",
-            "Key token j",
-            "int",
-            0,
-            "slider",
-            min=0,
-            max=COPE_MAX_TOKENS - 1,
-            step=1,
-            help="The key (j <= i) whose position p_ij is interpolated.",
-        ),
-        Param(
-            "mask_after",
-            "Apply the mask after the gates (wrong)",
-            "bool",
-            False,
-            "toggle",
-            help="The pitfall: gates of future keys are summed into every position before the mask.",
-        ),
-        # Sinusoidal, ALiBi and compare pages
+        # ALiBi and compare
         Param(
             "causal",
             "Causal (decoder)",

@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.registry import all_url_keys, settings_classes  # noqa: F401  (re-exported for the suites)
+
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app.py"
 T5_PAGE = "pages/t5.py"
@@ -213,33 +215,3 @@ def open_alibi(**params: str | list[str]) -> AppTest:
 
 def open_compare(**params: str | list[str]) -> AppTest:
     return open_page("pages/compare.py", **params)
-
-
-def settings_classes() -> list[type]:
-    """Every scheme's settings dataclasses: the ones whose fields are URL-bound settings (from the registry)."""
-    import importlib
-    from dataclasses import is_dataclass
-
-    from posviz.schemes import SCHEMES
-    from posviz.ui.settings import params_of
-
-    found = []
-    for scheme in SCHEMES:
-        if not scheme.page:
-            continue
-        module = importlib.import_module(f"posviz.ui.{scheme.key}.settings")
-        for obj in vars(module).values():
-            if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ == module.__name__ and params_of(obj):
-                found.append(obj)
-    return found
-
-
-def all_url_keys() -> list[str]:
-    """Every URL key any page reads: the shared ones and every scheme's own."""
-    from posviz.ui.params import PARAMS
-    from posviz.ui.settings import params_of
-
-    keys = set(PARAMS)
-    for cls in settings_classes():
-        keys |= {p.key for p in params_of(cls).values()}
-    return sorted(keys)

@@ -12,7 +12,8 @@ import torch
 from safetensors.torch import save
 
 from posviz.figures.t5 import PIPELINE_STEPS
-from posviz.ui.params import PARAMS
+from posviz.ui.settings import params_of
+from posviz.ui.t5.settings import T5Settings
 
 from .conftest import (
     array,
@@ -56,7 +57,7 @@ def test_defaults_render(t5_default):
     assert_healthy(t5_default)
     assert len(charts(t5_default)) >= 8
     for key in T5_KEYS:
-        assert value_of(t5_default, key) == PARAMS[key].default, key
+        assert value_of(t5_default, key) == params_of(T5Settings)[key].default, key
     assert not has_widget(t5_default, "seq_len")  # another page's control
 
 
@@ -106,8 +107,8 @@ def test_bias_table_editor_and_upload_widget(t5_default):
     editors = [d for d in t5_default.dataframe if d.proto.editing_mode != 0]  # 0: READ_ONLY
     assert len(editors) == 1
     table = editors[0].value
-    assert table.shape == (PARAMS["num_buckets"].default, PARAMS["heads"].default)
-    assert list(table.columns) == [f"head {h}" for h in range(PARAMS["heads"].default)]
+    assert table.shape == (T5Settings.num_buckets, T5Settings.heads)
+    assert list(table.columns) == [f"head {h}" for h in range(T5Settings.heads)]
     (uploader,) = t5_default.get("file_uploader")
     assert uploader.key == "t5_upload"
     assert uploader.proto.type == [".safetensors"]

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import torch
 
 from posviz.encodings.shaw import shaw_index, shaw_table
-from posviz.figures.common import bytes_figure, human_bytes
+from posviz.figures.memory import bytes_figure, human_bytes
 from posviz.figures.shaw import (
     attention_figure,
     index_figure,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from posviz.ui.params import PARAMS
+from tests.registry import all_params
+
+PARAMS = all_params()  # the shared keys and every scheme's own
 
 
 def _script() -> None:

@@ -10,7 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posviz.ui.params import MAX_LEN, PARAMS, Param, parse, quote_raw
+from posviz.ui.params import MAX_LEN, Param, parse, quote_raw
+from tests.registry import all_params
+
+PARAMS = all_params()  # the shared keys and every scheme's own
 
 NUMERIC = [p for p in PARAMS.values() if p.kind in ("int", "float")]
 NOTICE_LIMIT = 400

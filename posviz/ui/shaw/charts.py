@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures import shaw as fig
-from posviz.figures.common import bytes_figure
+from posviz.figures.memory import bytes_figure
 from posviz.ui.cache import cached_figure
 from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
 from posviz.ui.shaw.settings import BytesKey, IndexKey, RowKey, ScoreKey, TableKey, ToyKey

@@ -10,7 +10,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from posviz.figures import skew as fig
-from posviz.figures.common import bytes_figure
+from posviz.figures.memory import bytes_figure
 from posviz.ui.cache import cached_figure
 from posviz.ui.exports import columns_csv, matrix_csv
 from posviz.ui.settings import project
