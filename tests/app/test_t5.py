@@ -12,6 +12,7 @@ import torch
 from safetensors.torch import save
 
 from posviz.figures.t5 import PIPELINE_STEPS
+from posviz.ui.params import PARAMS
 from posviz.ui.settings import params_of
 from posviz.ui.t5.settings import T5Settings
 
@@ -57,7 +58,7 @@ def test_defaults_render(t5_default):
     assert_healthy(t5_default)
     assert len(charts(t5_default)) >= 8
     for key in T5_KEYS:
-        assert value_of(t5_default, key) == params_of(T5Settings)[key].default, key
+        assert value_of(t5_default, key) == {**PARAMS, **params_of(T5Settings)}[key].default, key
     assert not has_widget(t5_default, "seq_len")  # another page's control
 
 
