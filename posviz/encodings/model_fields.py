@@ -96,7 +96,22 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 
 
 def _is_number(x: object) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool)
+    """A finite JSON number (bools, text, NaN, infinities and ints past float range are not)."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return False
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an int of hundreds of digits
+        return False
+
+
+def show(value: object) -> str:
+    """A short, safe rendering of an untrusted value for an error message."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    if isinstance(value, dict | list):
+        return f"a JSON {'object' if isinstance(value, dict) else 'list'}"
+    return f"{value!r:.60}"
 
 
 class Fields:
@@ -127,8 +142,8 @@ class Fields:
         value = self.raw(key, default)
         if value is None:
             return None
-        if not _is_number(value) or not math.isfinite(value):
-            raise ValueError(f"{self.name(key)} must be a number, got {value!r:.60}.")
+        if not _is_number(value):
+            raise ValueError(f"{self.name(key)} must be a number, got {show(value)}.")
         if value < lo or (above and value == lo) or value > hi:
             low = f"greater than {lo:g}" if above else f"at least {lo:g}"
             raise ValueError(f"{self.name(key)} must be {low} and at most {hi:g}, got {value:g}.")
@@ -138,8 +153,8 @@ class Fields:
         value = self.raw(key, default)
         if value is None:
             return None
-        if not _is_number(value) or not math.isfinite(value) or value != int(value):
-            raise ValueError(f"{self.name(key)} must be a whole number, got {value!r:.60}.")
+        if not _is_number(value) or value != int(value):
+            raise ValueError(f"{self.name(key)} must be a whole number, got {show(value)}.")
         if not lo <= value <= hi:
             why = f" ({cap})" if cap else ""
             raise ValueError(f"{self.name(key)} must lie between {lo} and {hi}{why}, got {value:g}.")
@@ -148,13 +163,13 @@ class Fields:
     def flag(self, key: str, default: bool) -> bool:
         value = self.raw(key, default)
         if not isinstance(value, bool):
-            raise ValueError(f"{self.name(key)} must be true or false, got {value!r:.60}.")
+            raise ValueError(f"{self.name(key)} must be true or false, got {show(value)}.")
         return value
 
     def text(self, key: str, default: str | None = None) -> str | None:
         value = self.raw(key, default)
         if value is not None and not isinstance(value, str):
-            raise ValueError(f"{self.name(key)} must be a string, got {value!r:.60}.")
+            raise ValueError(f"{self.name(key)} must be a string, got {show(value)}.")
         return value
 
     def items(self, key: str, length: int | None = None) -> list | None:
@@ -163,7 +178,7 @@ class Fields:
         if value is None:
             return None
         if not isinstance(value, list):
-            raise ValueError(f"{self.name(key)} must be a list, got {value!r:.60}.")
+            raise ValueError(f"{self.name(key)} must be a list, got {show(value)}.")
         if len(value) > MAX_LIST or (length is not None and len(value) != length):
             want = f"{length} entries" if length is not None else f"at most {MAX_LIST} entries"
             raise ValueError(f"{self.name(key)} must have {want}, got {len(value)}.")
@@ -174,8 +189,8 @@ class Fields:
         if value is None:
             return None
         for i, x in enumerate(value):
-            if not _is_number(x) or not math.isfinite(x) or x <= 0 or x > MAX_FACTOR:
-                raise ValueError(f"{self.name(key)}[{i}] must be a positive number, got {x!r:.60}.")
+            if not _is_number(x) or x <= 0 or x > MAX_FACTOR:
+                raise ValueError(f"{self.name(key)}[{i}] must be a positive number, got {show(x)}.")
         return [float(x) for x in value]
 
     def sub(self, key: str) -> Fields | None:

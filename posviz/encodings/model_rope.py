@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import torch
 
-from posviz.encodings.model_fields import MAX_BASE, MAX_CONTEXT, MAX_FACTOR, Fields
+from posviz.encodings.model_fields import MAX_BASE, MAX_CONTEXT, MAX_FACTOR, Fields, show
 from posviz.encodings.rope import rope_inv_freq
 from posviz.encodings.rope_scaling import ALL_METHODS, mla_head_dims, mla_softmax_scale, rope_scaling, rotary_dim
 
@@ -208,7 +208,7 @@ def rope_dicts(top: Fields, model_type: str, kinds: set[str]) -> tuple[dict[str,
     scaling, params = top.raw("rope_scaling"), top.raw("rope_parameters")
     for key, value in (("rope_scaling", scaling), ("rope_parameters", params)):
         if value is not None and not isinstance(value, dict):
-            raise ValueError(f"{key} must be a JSON object or null, got {value!r:.60}.")
+            raise ValueError(f"{key} must be a JSON object or null, got {show(value)}.")
     notes = []
     if model_type == "gemma3_text":  # Gemma3TextConfig.convert_rope_params_to_dict
         params = params or {}

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import torch
 
-from posviz.encodings.model_fields import DEFAULTS, MAX_CONTEXT, MAX_HEADS, MAX_LAYERS, Fields
+from posviz.encodings.model_fields import DEFAULTS, MAX_CONTEXT, MAX_HEADS, MAX_LAYERS, Fields, show
 from posviz.encodings.model_layers import Layer, derive_layers
 from posviz.encodings.model_rope import RopeSpec, rope_dicts, rope_spec
 
@@ -104,7 +104,7 @@ class ModelPositions:
             ``(inv_freq, attention_factor)``: (rotary_dim // 2,) float64 and the factor on cos and sin.
         """
         if seq_len is not None and not (isinstance(seq_len, int) and 1 <= seq_len <= MAX_CONTEXT):
-            raise ValueError(f"seq_len must be a whole number in [1, 2^30], got {seq_len!r:.40}.")
+            raise ValueError(f"seq_len must be a whole number in [1, 2^30], got {show(seq_len)}.")
         return self.rope_spec(attention).inv_freq(seq_len)
 
     @property
@@ -248,7 +248,7 @@ def read_config(text: str | bytes) -> dict:
         raise ValueError(f"a config.json is a few kB; this one has {len(text):,} bytes (at most 1 MB).")
     try:
         data = json.loads(text, parse_constant=lambda c: math.nan)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+    except (ValueError, RecursionError) as e:  # JSONDecodeError, bad UTF-8, a 5,000-digit number
         raise ValueError(f"not valid JSON: {e}") from e
     if not isinstance(data, dict):
         raise ValueError(f"a config.json holds a JSON object, not a {type(data).__name__}.")
