@@ -36,6 +36,7 @@ NEVER_SLIDES = {
     "olmo2",
     "granite",
 }
+SWITCHED = {"qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "smollm3"}  # sliding_window only with use_sliding_window
 ALTERNATES = {"gemma2": 2, "gpt_oss": 2}  # sliding when (i + 1) % n, full every n-th layer
 
 
@@ -115,8 +116,10 @@ def derive_layers(f: Fields, model_type: str, num_layers: int, context: int) -> 
     window = chunk = None
     if "sliding_attention" in types:
         window = f.integer("sliding_window", None, lo=1, hi=MAX_CONTEXT, cap="2^30 tokens at most")
+        if model_type in SWITCHED and not f.flag("use_sliding_window", False):
+            window = None  # these classes null the window unless use_sliding_window is true
         if window is None:
-            raise ValueError("layer_types has sliding layers, but sliding_window is not set.")
+            raise ValueError("layer_types has sliding layers, but no sliding_window is in force.")
         if window >= context:
             notes.append(
                 f"sliding_window {window:,} covers the whole context ({context:,} tokens): full attention in effect."
