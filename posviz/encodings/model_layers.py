@@ -185,6 +185,12 @@ def reach_start(layers: tuple[Layer, ...] | list[Layer], position: int) -> int:
     return start
 
 
-def reach_curve(layers: tuple[Layer, ...], position: int) -> list[int]:
-    """``position - reach_start(layers[:n], position)`` for ``n = 0 .. len(layers)``: tokens back reached."""
-    return [position - reach_start(layers[:n], position) for n in range(len(layers) + 1)]
+def reach_curve(layers: tuple[Layer, ...], position: int, *, only: tuple[str, ...] | None = None) -> list[int]:
+    """``position - reach_start(layers[:n], position)`` for ``n = 0 .. len(layers)``: tokens back reached.
+
+    Args:
+        only: count only layers of these kinds (the others pass information on unchanged), e.g.
+            ``("sliding",)`` for how far the sliding layers alone carry it.
+    """
+    kept = [x if only is None or x.attention in only else None for x in layers]
+    return [position - reach_start([x for x in kept[:n] if x is not None], position) for n in range(len(layers) + 1)]
