@@ -28,6 +28,32 @@ CONFIGS = ROOT / "posviz" / "model_configs"
 OUT = ROOT / "tests" / "golden" / "models"
 ROPE_TYPES = {"llama", "mistral", "qwen2", "gemma2", "gemma3", "gpt_oss", "deepseek_v3", "phi", "phi3", "llama4"}
 ROPE_TYPES |= {"smollm3", "gpt_neox"}
+_SMALL = dict(hidden_size=768, num_attention_heads=8, num_hidden_layers=6, max_position_embeddings=32768)
+_LONG = [1.0 + 0.5 * k for k in range(36)]
+# Spellings and rules no shipped config exercises; each golden file stores its config under "config".
+SYNTHETIC = {
+    "synthetic-llama-dynamic": dict(_SMALL, model_type="llama", max_position_embeddings=4096,
+                                    rope_scaling={"type": "dynamic", "factor": 4.0}),
+    "synthetic-phi3-partial-longrope": dict(
+        _SMALL, model_type="phi3", partial_rotary_factor=0.75, original_max_position_embeddings=4096,
+        rope_scaling={"type": "longrope", "short_factor": [1.0] * 36, "long_factor": _LONG},
+    ),
+    "synthetic-qwen2-window": dict(_SMALL, model_type="qwen2", use_sliding_window=True, sliding_window=1024,
+                                   max_window_layers=4, rope_theta=1e6),
+    "synthetic-gemma3-new-spelling": dict(
+        _SMALL, model_type="gemma3_text", head_dim=64, sliding_window=512,
+        layer_types=["sliding_attention", "sliding_attention", "full_attention"] * 2,
+        rope_parameters={
+            "full_attention": {"rope_type": "yarn", "factor": 4.0, "rope_theta": 1e6,
+                               "original_max_position_embeddings": 8192},
+            "sliding_attention": {"rope_type": "default", "rope_theta": 1e4},
+        },
+    ),
+    "synthetic-smollm3-sliding-nope": dict(_SMALL, model_type="smollm3", use_sliding_window=True,
+                                           sliding_window=256, no_rope_layer_interval=3),
+    "synthetic-gpt-neox-linear": dict(_SMALL, model_type="gpt_neox", rotary_pct=0.5, rotary_emb_base=20000,
+                                      rope_scaling={"type": "linear", "factor": 2.0}),
+}  # fmt: skip
 
 
 def hf_config(fields: dict):
@@ -135,6 +161,12 @@ def main() -> int:
         (OUT / f"{path.stem}.json").write_text(json.dumps(data, indent=1) + "\n")
         written += 1
         print(f"{path.stem}: {data['rotary_class']}, kinds {sorted(data['ropes'])}")
+    for slug, fields in SYNTHETIC.items():
+        fields = dict(fields, _model_id="synthetic", _source="tools/make_model_golden.py")
+        data = dict(golden(slug, fields), config=fields)
+        (OUT / f"{slug}.json").write_text(json.dumps(data, indent=1) + "\n")
+        written += 1
+        print(f"{slug}: {data['rotary_class']}, kinds {sorted(data['ropes'])}")
     print(f"{written} golden files, transformers {transformers.__version__}")
     return 0
 

@@ -139,6 +139,10 @@ def _encoder_decoder(f: Fields, enc_key: str, dec_key: str) -> tuple[Layer, ...]
     return (encoder,) * enc + (Layer("full", None, rope=False),) * dec
 
 
+def _past_table(size: int) -> str:
+    return f"a learned table of {size:,} positions: position {size:,} and beyond have no row, nothing to extrapolate."
+
+
 def _absolute(f: Fields, model_type: str) -> ModelPositions:
     if model_type in T5:
         heads = f.integer("num_heads", **_HEADS)
@@ -150,20 +154,28 @@ def _absolute(f: Fields, model_type: str) -> ModelPositions:
                 f"relative_attention_num_buckets ({num_buckets}): the log buckets start there."
             )
         facts = T5Facts(num_buckets, max_distance, heads, per_layer_bias=model_type == "umt5")
+        note = (
+            f"no table to run out of: every distance past {max_distance} shares the last bucket "
+            "(n_positions is only the training length)."
+        )
         return ModelPositions(model_type, "t5", _encoder_decoder(f, "num_layers", "num_decoder_layers"), heads,
-                              f.integer("n_positions", None, **_CTX), t5=facts)  # fmt: skip
+                              f.integer("n_positions", None, **_CTX), t5=facts, notes=(note,))  # fmt: skip
     if model_type in SINUSOIDAL:
         size = f.integer("max_position_embeddings", **_CTX)
         dim = f.integer("d_model", lo=2, hi=2**20)
         table = TableFacts(size, dim, offset=2 if model_type != "marian" else 0, layout="concat")
         layers = _encoder_decoder(f, "encoder_layers", "decoder_layers")
+        note = (
+            f"the sin/cos formula runs to any position, but transformers precomputes {size} rows: "
+            "a longer input has no row."
+        )
         return ModelPositions(model_type, "sinusoidal", layers, f.integer("encoder_attention_heads", **_HEADS),
-                              size, table=table)  # fmt: skip
+                              size, table=table, notes=(note,))  # fmt: skip
     if model_type == "gpt2":
         size, dim = f.integer("n_positions", **_CTX), f.integer("n_embd", lo=1, hi=2**20)
         layers = (Layer("full", None, rope=False),) * f.integer("n_layer", **_LAYERS)
         return ModelPositions(model_type, "learned", layers, f.integer("n_head", **_HEADS), size,
-                              table=TableFacts(size, dim))  # fmt: skip
+                              table=TableFacts(size, dim), notes=(_past_table(size),))  # fmt: skip
     kind = f.text("position_embedding_type", "absolute")
     if kind != "absolute":
         raise ValueError(f"position_embedding_type {kind!r:.40}: posviz reads the absolute (learned) table only.")
@@ -173,7 +185,7 @@ def _absolute(f: Fields, model_type: str) -> ModelPositions:
     stack = "decoder" if causal else "encoder"
     layers = (Layer("full", None, rope=False, causal=causal, stack=stack),) * f.integer("num_hidden_layers", **_LAYERS)
     return ModelPositions(model_type, "learned", layers, f.integer("num_attention_heads", **_HEADS), size - offset,
-                          table=TableFacts(size, dim, offset=offset))  # fmt: skip
+                          table=TableFacts(size, dim, offset=offset), notes=(_past_table(size - offset),))  # fmt: skip
 
 
 def _alibi(f: Fields, model_type: str) -> ModelPositions:
