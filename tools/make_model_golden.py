@@ -6,9 +6,10 @@ sliding when the class only has ``sliding_window``), instantiates the model's ow
 class and runs its forward pass at several sequence lengths (the ``dynamic_rope_update`` path that
 switches LongRoPE's factors), and writes tests/golden/models/<slug>.json.
 
-transformers is not a dependency of posviz; run this in a scratch environment that has it:
-    python -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install transformers torch
-    /tmp/tfvenv/bin/python tools/make_model_golden.py
+transformers is not a dependency of posviz; run this from the repository root with the Python of a
+scratch virtual environment outside the repository that has it (the files state the version used):
+    python -m venv SCRATCH && SCRATCH/bin/pip install transformers torch==2.13.0
+    SCRATCH/bin/python tools/make_model_golden.py
 """
 
 from __future__ import annotations
@@ -67,14 +68,13 @@ def rotary_class(config):
     """The model's own rotary-embedding class (``<Name>RotaryEmbedding`` in modeling_<model_type>)."""
     module_name = type(config).__module__.replace("configuration_", "modeling_")
     module = importlib.import_module(module_name)
-    names = [n for n, c in inspect.getmembers(module, inspect.isclass) if n.endswith("RotaryEmbedding")]
-    names = [n for n in names if "Vision" not in n and c_module(module, n) == module_name]
+    names = [
+        n
+        for n, c in inspect.getmembers(module, inspect.isclass)
+        if n.endswith("RotaryEmbedding") and "Vision" not in n and c.__module__ == module_name
+    ]
     (name,) = names
     return getattr(module, name), module
-
-
-def c_module(module, name: str) -> str:
-    return getattr(module, name).__module__
 
 
 def layer_facts(config) -> dict:

@@ -75,6 +75,10 @@ def _hf_layer_types(f: Fields, model_type: str, num_layers: int, flags: list[int
         for i, t in enumerate(types):
             if t not in HF_KINDS:
                 raise ValueError(f"layer_types[{i}] is {t!r:.40}; posviz reads {', '.join(HF_KINDS)}.")
+        if model_type == "gemma3_text" and f.given("sliding_window_pattern"):
+            n = f.integer("sliding_window_pattern", lo=1, hi=MAX_LAYERS)
+            if types != ["sliding_attention" if (i + 1) % n else "full_attention" for i in range(num_layers)]:
+                raise ValueError(f"layer_types and sliding_window_pattern ({n}) disagree: give one of them.")
         return list(types)
     if model_type == "llama4_text":
         return ["chunked_attention" if rope else "full_attention" for rope in flags]

@@ -95,6 +95,12 @@ HOSTILE = [
         "beta_fast",
     ),
     (dict(SHIPPED["gemma-3-4b"], text_config="gemma"), "text_config"),
+    (
+        dict(
+            model_type="gemma3_text", num_hidden_layers=4, sliding_window_pattern=2, layer_types=["full_attention"] * 4
+        ),
+        "sliding_window_pattern",
+    ),
     (dict(model_type="t5", num_heads=8, relative_attention_num_buckets=-32), "relative_attention_num_buckets"),
     (dict(model_type="gpt2", n_positions=10**12), "n_positions"),
     (dict(model_type="bert", position_embedding_type="relative_key"), "position_embedding_type"),
