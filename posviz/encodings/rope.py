@@ -26,20 +26,6 @@ import torch
 from posviz.encodings import checks
 
 LAYOUTS = ("interleaved", "half")
-METHODS = ("default", "linear", "dynamic", "yarn", "llama3")
-
-# Hugging Face defaults of each method's own options.
-YARN_DEFAULTS = dict(
-    beta_fast=32.0, beta_slow=1.0, mscale=None, mscale_all_dim=None, attention_factor=None, truncate=True
-)
-LLAMA3_DEFAULTS = dict(low_freq_factor=1.0, high_freq_factor=4.0)
-METHOD_OPTIONS = {
-    "default": {},
-    "linear": {},
-    "dynamic": {"seq_len": None},
-    "yarn": YARN_DEFAULTS,
-    "llama3": LLAMA3_DEFAULTS,
-}
 
 
 def check_rope_dim(dim: int) -> None:
@@ -180,142 +166,6 @@ def apply_rope(
     return out.to(x.dtype)
 
 
-# ---------------------------------------------------------------- scaling
-
-
-def _get_mscale(scale: float, mscale: float = 1.0) -> float:
-    return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
-
-
-def yarn_correction_range(
-    dim: int, *, base: float, original_max_position: int, beta_fast: float, beta_slow: float, truncate: bool
-) -> tuple[float, float]:
-    """YaRN's ramp bounds: the pair indices that turn ``beta_fast`` and ``beta_slow`` times in the original context.
-
-    ``d(turns) = dim * log(L / (turns * 2 pi)) / (2 log base)``; floored and ceiled when
-    ``truncate``; clamped to ``[0, dim - 1]`` as Hugging Face does.
-    """
-
-    def correction_dim(turns: float) -> float:
-        return dim * math.log(original_max_position / (turns * 2 * math.pi)) / (2 * math.log(base))
-
-    low, high = correction_dim(beta_fast), correction_dim(beta_slow)
-    if truncate:
-        low, high = math.floor(low), math.ceil(high)
-    return max(low, 0), min(high, dim - 1)
-
-
-def _options(method: str, options: dict) -> dict:
-    allowed = METHOD_OPTIONS[method]
-    unknown = sorted(set(options) - set(allowed))
-    if unknown:
-        names = ", ".join(allowed) or "none"
-        raise ValueError(f"{method} scaling has no option {', '.join(unknown)}; its options are: {names}.")
-    return {**allowed, **options}
-
-
-def rope_scaling(
-    method: str,
-    dim: int,
-    *,
-    base: float = 10000.0,
-    factor: float = 1.0,
-    original_max_position: int = 2048,
-    **options,
-) -> tuple[torch.Tensor, float]:
-    """Frequencies and attention factor of a context-extension method, as Hugging Face computes them.
-
-    Semantics of ``transformers.modeling_rope_utils`` (``_compute_<method>_parameters``):
-        default  ``inv_freq = base ** (-2k / dim)``.
-        linear   position interpolation: ``inv_freq / factor``.
-        dynamic  NTK: ``base' = base * (factor * s / L - (factor - 1)) ** (dim / (dim - 2))`` with
-                 ``s = max(seq_len, L)``: unchanged while ``seq_len <= L``.
-        yarn     per pair, a ramp from interpolated (``inv_freq / factor``, slow pairs) to
-                 unchanged (fast pairs) between the correction dims of ``beta_slow`` and
-                 ``beta_fast`` turns; attention factor ``0.1 ln(factor) + 1`` (or the mscale ratio).
-        llama3   wavelengths ``< L / high_freq_factor`` unchanged, ``> L / low_freq_factor`` divided
-                 by ``factor``, smooth in between.
-    ``L`` is ``original_max_position`` (``max_position_embeddings`` for dynamic).
-
-    Args:
-        method: one of ``METHODS``.
-        options: the method's own options under their Hugging Face names: ``seq_len``
-            (dynamic); ``beta_fast``, ``beta_slow``, ``mscale``, ``mscale_all_dim``,
-            ``attention_factor``, ``truncate`` (yarn); ``low_freq_factor``,
-            ``high_freq_factor`` (llama3). ``None`` means unset, as in a config.
-
-    Returns:
-        ``(inv_freq, attention_factor)``: (dim/2,) float64 and a float that multiplies
-        ``cos`` and ``sin`` (1.0 except for yarn).
-    """
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}.")
-    check_rope_dim(dim)
-    check_base(base)
-    opts = _options(method, options)
-    inv_freq = rope_inv_freq(dim, base=base)  # (dim/2,) float64
-    if method == "default":
-        return inv_freq, 1.0
-    if not math.isfinite(factor) or factor < 1:
-        raise ValueError(f"factor must be at least 1 (how many times longer the new context is), got {factor}.")
-    if original_max_position < 1:
-        raise ValueError(f"original_max_position must be a positive length, got {original_max_position}.")
-    big_l = original_max_position
-    if method == "linear":
-        return inv_freq / factor, 1.0
-    if method == "dynamic":
-        if dim < 4:
-            raise ValueError("dynamic NTK scaling raises base to the power dim / (dim - 2): it needs dim >= 4.")
-        seq_len = opts["seq_len"]
-        s = big_l if seq_len is None or seq_len <= big_l else seq_len
-        new_base = base * ((factor * s / big_l) - (factor - 1)) ** (dim / (dim - 2))
-        return rope_inv_freq(dim, base=new_base), 1.0
-    if method == "yarn":
-        return _yarn(inv_freq, dim, base, factor, big_l, opts)
-    return _llama3(inv_freq, factor, big_l, opts), 1.0
-
-
-def _yarn(inv_freq: torch.Tensor, dim: int, base: float, factor: float, big_l: int, o: dict) -> tuple:
-    beta_fast, beta_slow = o["beta_fast"] or 32.0, o["beta_slow"] or 1.0  # Hugging Face: `or 32`, `or 1`
-    if beta_fast <= 0 or beta_slow <= 0:
-        raise ValueError("beta_fast and beta_slow are numbers of turns: both must be positive.")
-    if beta_fast < beta_slow:
-        raise ValueError(
-            f"beta_fast ({beta_fast:g}) must be at least beta_slow ({beta_slow:g}): the fast pairs turn more often."
-        )
-    attention_factor = o["attention_factor"]
-    if attention_factor is None:
-        if o["mscale"] and o["mscale_all_dim"]:
-            attention_factor = _get_mscale(factor, o["mscale"]) / _get_mscale(factor, o["mscale_all_dim"])
-        else:
-            attention_factor = _get_mscale(factor)
-    low, high = yarn_correction_range(
-        dim, base=base, original_max_position=big_l, beta_fast=beta_fast, beta_slow=beta_slow, truncate=o["truncate"]
-    )
-    if low == high:
-        high += 0.001  # Hugging Face: prevent a division by zero
-    ramp = ((torch.arange(dim // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)  # (dim/2,)
-    extrapolation = 1 - ramp  # 1: keep the pair's frequency (fast pairs), 0: interpolate it (slow pairs)
-    inv_freq = (inv_freq / factor) * (1 - extrapolation) + inv_freq * extrapolation
-    return inv_freq, float(attention_factor)
-
-
-def _llama3(inv_freq: torch.Tensor, factor: float, big_l: int, o: dict) -> torch.Tensor:
-    low_ff, high_ff = o["low_freq_factor"], o["high_freq_factor"]
-    if not 0 < low_ff < high_ff:
-        raise ValueError(
-            f"llama3 needs 0 < low_freq_factor < high_freq_factor, got {low_ff:g} and {high_ff:g}: "
-            "the smooth band lies between the wavelengths L / high_freq_factor and L / low_freq_factor."
-        )
-    low_wavelen, high_wavelen = big_l / low_ff, big_l / high_ff
-    wavelen = 2 * math.pi / inv_freq  # (dim/2,)
-    scaled = torch.where(wavelen > low_wavelen, inv_freq / factor, inv_freq)  # long wavelengths: / factor
-    smooth = (big_l / wavelen - low_ff) / (high_ff - low_ff)
-    smoothed = (1 - smooth) * scaled / factor + smooth * scaled
-    medium = (wavelen >= high_wavelen) & (wavelen <= low_wavelen)
-    return torch.where(medium, smoothed, scaled)
-
-
 # ---------------------------------------------------------------- the relative property and decay
 
 
@@ -350,3 +200,28 @@ def rope_decay_bound(distances: torch.Tensor, inv_freq: torch.Tensor) -> torch.T
     """
     partial = torch.cumsum(freqs_cis(distances, inv_freq), dim=-1)  # (r, d/2): S_1 .. S_{d/2}
     return partial.abs().mean(dim=-1)
+
+
+# ---------------------------------------------------------------- re-exports
+# The scaling methods live in rope_scaling.py (which imports this module); callers that import them
+# from here keep working through this lazy forward.
+_MOVED_TO_ROPE_SCALING = (
+    "METHODS",
+    "METHOD_OPTIONS",
+    "YARN_DEFAULTS",
+    "LLAMA3_DEFAULTS",
+    "rope_scaling",
+    "yarn_correction_range",
+    "_get_mscale",
+    "_options",
+    "_yarn",
+    "_llama3",
+)
+
+
+def __getattr__(name: str):
+    if name in _MOVED_TO_ROPE_SCALING:
+        from posviz.encodings import rope_scaling
+
+        return getattr(rope_scaling, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

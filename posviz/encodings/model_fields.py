@@ -1,0 +1,201 @@
+"""Reading a Hugging Face config.json safely: typed fields, their defaults per ``model_type``, hard caps.
+
+A config.json is untrusted input. Every field posviz reads goes through :class:`Fields`, which
+checks its type and range and raises ``ValueError`` naming the field (``rope_scaling.factor``)
+before anything is allocated; fields posviz does not read are never looked at.
+
+A config.json writes only the values that differ from its config class's defaults, so a missing
+field takes the default of that ``model_type``'s class in ``transformers`` (:data:`DEFAULTS`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+MAX_LAYERS = 1024  # the deepest public checkpoints have a few hundred layers
+MAX_CONTEXT = 2**30  # tokens; Llama 4 Scout's 10,485,760 fits with room to spare
+MAX_HEADS = 4096
+MAX_WIDTH = 2**20  # hidden_size, head_dim
+MAX_BASE = 1e15
+MAX_FACTOR = 2.0**20
+MAX_LIST = 4096  # longest list read (layer_types, long_factor, ...)
+
+_MISSING = object()
+
+_LLAMA = dict(hidden_size=4096, num_attention_heads=32, num_hidden_layers=32, max_position_embeddings=2048)
+_QWEN = dict(_LLAMA, max_position_embeddings=32768, sliding_window=4096, use_sliding_window=False, max_window_layers=28)
+
+_SEQ2SEQ = dict(
+    d_model=1024, encoder_layers=12, decoder_layers=12, encoder_attention_heads=16, max_position_embeddings=1024
+)
+
+# Position-relevant defaults of each transformers config class (read from transformers 5.x).
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "llama": dict(_LLAMA, rope_theta=10000.0),
+    "mistral": dict(_LLAMA, max_position_embeddings=131072, sliding_window=4096, rope_theta=10000.0),
+    "mixtral": dict(_LLAMA, max_position_embeddings=131072, rope_theta=1e6),
+    "qwen2": dict(_QWEN, rope_theta=10000.0),
+    "qwen3": dict(_QWEN, head_dim=128, rope_theta=10000.0),
+    "qwen2_moe": dict(_QWEN, hidden_size=2048, num_attention_heads=16, num_hidden_layers=24, rope_theta=10000.0),
+    "qwen3_moe": dict(_QWEN, hidden_size=2048, num_attention_heads=32, num_hidden_layers=24, rope_theta=10000.0),
+    "gemma": dict(
+        hidden_size=3072, num_attention_heads=16, num_hidden_layers=28, head_dim=256, max_position_embeddings=8192,
+    ),
+    "gemma2": dict(
+        hidden_size=2304, num_attention_heads=8, num_hidden_layers=26, head_dim=256, max_position_embeddings=8192,
+        sliding_window=4096, rope_theta=10000.0,
+    ),
+    "gemma3_text": dict(
+        hidden_size=2304, num_attention_heads=8, num_hidden_layers=26, head_dim=256, max_position_embeddings=131072,
+        sliding_window=4096, sliding_window_pattern=6, rope_theta=1e6, rope_local_base_freq=10000.0,
+    ),
+    "gpt_oss": dict(
+        hidden_size=2880, num_attention_heads=64, num_hidden_layers=36, head_dim=64, max_position_embeddings=131072,
+        sliding_window=128, rope_theta=150000.0,
+    ),
+    "deepseek_v2": dict(_LLAMA, qk_rope_head_dim=64, qk_nope_head_dim=128, rope_theta=10000.0),
+    "deepseek_v3": dict(
+        hidden_size=7168, num_attention_heads=128, num_hidden_layers=61, max_position_embeddings=4096,
+        qk_rope_head_dim=64, qk_nope_head_dim=128, rope_theta=10000.0,
+    ),
+    "phi": dict(_LLAMA, hidden_size=2048, num_hidden_layers=24, partial_rotary_factor=0.5, rope_theta=10000.0),
+    "phi3": dict(
+        hidden_size=3072, num_attention_heads=32, num_hidden_layers=32, max_position_embeddings=4096,
+        original_max_position_embeddings=4096, rope_theta=10000.0,
+    ),
+    "llama4_text": dict(
+        hidden_size=5120, num_attention_heads=40, num_hidden_layers=48, head_dim=128, max_position_embeddings=131072,
+        attention_chunk_size=8192, no_rope_layer_interval=4, rope_theta=500000.0,
+    ),
+    "smollm3": dict(
+        hidden_size=2048, num_attention_heads=16, num_hidden_layers=36, max_position_embeddings=32768,
+        use_sliding_window=False, no_rope_layer_interval=4, rope_theta=2e6,
+    ),
+    "gpt_neox": dict(
+        hidden_size=6144, num_attention_heads=64, num_hidden_layers=44, max_position_embeddings=2048,
+        rotary_pct=0.25, rotary_emb_base=10000.0,
+    ),
+    "falcon": dict(hidden_size=4544, num_attention_heads=71, num_hidden_layers=32, max_position_embeddings=2048),
+    "starcoder2": dict(hidden_size=3072, num_attention_heads=24, num_hidden_layers=30, max_position_embeddings=4096),
+    "cohere": dict(hidden_size=8192, num_attention_heads=64, num_hidden_layers=40, max_position_embeddings=8192),
+    "olmo2": dict(_LLAMA),
+    "granite": dict(_LLAMA),
+    "gpt2": dict(n_positions=1024, n_embd=768, n_layer=12, n_head=12),
+    "bert": dict(hidden_size=768, num_attention_heads=12, num_hidden_layers=12, max_position_embeddings=512),
+    "roberta": dict(hidden_size=768, num_attention_heads=12, num_hidden_layers=12, max_position_embeddings=512),
+    "opt": dict(hidden_size=768, num_attention_heads=12, num_hidden_layers=12, max_position_embeddings=2048),
+    "t5": dict(d_model=512, num_layers=6, num_heads=8, relative_attention_num_buckets=32),
+    "mt5": dict(d_model=512, num_layers=8, num_heads=6, relative_attention_num_buckets=32),
+    "umt5": dict(d_model=512, num_layers=8, num_heads=6, relative_attention_num_buckets=32),
+    "bloom": dict(hidden_size=64, n_layer=2, n_head=8),
+    "mpt": dict(d_model=2048, n_heads=16, n_layers=24, max_seq_len=2048),
+    "marian": _SEQ2SEQ,
+    "fsmt": _SEQ2SEQ,
+}  # fmt: skip
+
+
+def _is_number(x: object) -> bool:
+    """A finite JSON number (bools, text, NaN, infinities and ints past float range are not)."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return False
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an int of hundreds of digits
+        return False
+
+
+def show(value: object) -> str:
+    """A short, safe rendering of an untrusted value for an error message."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    if isinstance(value, dict | list):
+        return f"a JSON {'object' if isinstance(value, dict) else 'list'}"
+    return f"{value!r:.60}"
+
+
+class Fields:
+    """Typed, range-checked access to one JSON object of a config (``where`` prefixes its field names)."""
+
+    def __init__(self, data: object, where: str = "", defaults: dict[str, Any] | None = None):
+        if not isinstance(data, dict):
+            raise ValueError(f"{where.rstrip('.') or 'the config'} must be a JSON object, got {type(data).__name__}.")
+        self.data, self.where, self.defaults = data, where, defaults or {}
+
+    def name(self, key: str) -> str:
+        return f"{self.where}{key}"
+
+    def raw(self, key: str, default: object = None) -> object:
+        """The value as written, else the class default, else ``default``; JSON null counts as unset."""
+        value = self.data.get(key, _MISSING)
+        if value is _MISSING or value is None:
+            value = self.defaults.get(key, default)
+        return value
+
+    def given(self, key: str) -> bool:
+        """True when the config itself writes a non-null value (class defaults do not count)."""
+        return self.data.get(key) is not None
+
+    def number(
+        self, key: str, default: float | None = None, *, lo: float, hi: float, above: bool = False
+    ) -> float | None:
+        value = self.raw(key, default)
+        if value is None:
+            return None
+        if not _is_number(value):
+            raise ValueError(f"{self.name(key)} must be a number, got {show(value)}.")
+        if value < lo or (above and value == lo) or value > hi:
+            low = f"greater than {lo:g}" if above else f"at least {lo:g}"
+            raise ValueError(f"{self.name(key)} must be {low} and at most {hi:g}, got {value:g}.")
+        return float(value)
+
+    def integer(self, key: str, default: int | None = None, *, lo: int = 1, hi: int, cap: str = "") -> int | None:
+        value = self.raw(key, default)
+        if value is None:
+            return None
+        if not _is_number(value) or value != int(value):
+            raise ValueError(f"{self.name(key)} must be a whole number, got {show(value)}.")
+        if not lo <= value <= hi:
+            why = f" ({cap})" if cap else ""
+            raise ValueError(f"{self.name(key)} must lie between {lo} and {hi}{why}, got {value:g}.")
+        return int(value)
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.raw(key, default)
+        if not isinstance(value, bool):
+            raise ValueError(f"{self.name(key)} must be true or false, got {show(value)}.")
+        return value
+
+    def text(self, key: str, default: str | None = None) -> str | None:
+        value = self.raw(key, default)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{self.name(key)} must be a string, got {show(value)}.")
+        return value
+
+    def items(self, key: str, length: int | None = None) -> list | None:
+        """A JSON list, length-checked before any element is read (``length`` None: any up to MAX_LIST)."""
+        value = self.raw(key)
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise ValueError(f"{self.name(key)} must be a list, got {show(value)}.")
+        if len(value) > MAX_LIST or (length is not None and len(value) != length):
+            want = f"{length} entries" if length is not None else f"at most {MAX_LIST} entries"
+            raise ValueError(f"{self.name(key)} must have {want}, got {len(value)}.")
+        return value
+
+    def numbers(self, key: str, length: int | None = None) -> list[float] | None:
+        value = self.items(key, length)
+        if value is None:
+            return None
+        for i, x in enumerate(value):
+            if not _is_number(x) or x <= 0 or x > MAX_FACTOR:
+                raise ValueError(f"{self.name(key)}[{i}] must be a positive number, got {show(x)}.")
+        return [float(x) for x in value]
+
+    def sub(self, key: str) -> Fields | None:
+        """A nested object (``rope_scaling``, ``attn_config``) as Fields, or None when absent or null."""
+        value = self.raw(key)
+        if value is None:
+            return None
+        return Fields(value, where=f"{self.name(key)}.")

@@ -1,0 +1,272 @@
+"""How a real checkpoint places position, layer by layer, from its Hugging Face config.json.
+
+    mp = model_positions(config)        # config: the dict json.load gives for a config.json
+    mp.num_layers, mp.layers            # per layer: .attention ("full" | "sliding" | "chunked"), .window, .rope
+    mp.rope("sliding", seq_len=8192)    # (inv_freq (rotary_dim // 2,), attention_factor)
+
+The derivation is transformers' own (``configuration_<model>.py`` and ``modeling_rope_utils.py``,
+version 5): layer kinds from ``layer_types`` or the class's rule, RoPE per kind (see model_rope),
+and the class defaults for every field a config.json leaves out (see model_fields). Families:
+    learned      a trained table of positions (GPT-2, BERT): nothing past its last row.
+    sinusoidal   the fixed sin/cos table of the original Transformer (Marian).
+    t5           learned bias per relative-distance bucket (T5, mT5, Flan-T5).
+    alibi        a linear distance penalty per head (BLOOM, MPT).
+    rope         rotary position embedding in every layer.
+    nope-hybrid  RoPE in some layers and no position encoding at all in others (Llama 4, SmolLM3).
+Untrusted input: anything wrong or absurd raises ValueError naming the field, before any allocation.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from posviz.encodings.model_fields import DEFAULTS, MAX_CONTEXT, MAX_HEADS, MAX_LAYERS, Fields, show
+from posviz.encodings.model_layers import Layer, derive_layers
+from posviz.encodings.model_rope import RopeSpec, rope_dicts, rope_spec
+
+FAMILIES = ("learned", "sinusoidal", "t5", "alibi", "rope", "nope-hybrid")
+LEARNED = {"gpt2": "n_positions", "bert": "max_position_embeddings", "roberta": "max_position_embeddings"}
+LEARNED.update({"opt": "max_position_embeddings", "xlm-roberta": "max_position_embeddings"})
+SINUSOIDAL = ("marian", "fsmt", "m2m_100")
+T5 = ("t5", "mt5", "umt5")
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "model_configs"
+MAX_CONFIG_BYTES = 1_000_000
+_CTX = dict(lo=1, hi=MAX_CONTEXT, cap="2^30 tokens at most")
+_LAYERS = dict(lo=1, hi=MAX_LAYERS, cap=f"posviz reads at most {MAX_LAYERS} layers")
+_HEADS = dict(lo=1, hi=MAX_HEADS)
+
+
+@dataclass(frozen=True)
+class T5Facts:
+    num_buckets: int
+    max_distance: int
+    heads: int
+    per_layer_bias: bool  # umT5: every layer learns its own table; T5: the first layer's is shared
+
+
+@dataclass(frozen=True)
+class AlibiFacts:
+    heads: int
+    bias_max: float  # MPT's alibi_bias_max (slopes 2^(-bias_max * k / n)); 8 in the paper and in BLOOM
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """A learned or a fixed sinusoidal table of absolute positions."""
+
+    size: int  # rows: the positions it has
+    dim: int
+    offset: int = 0  # rows before position 0 (OPT, RoBERTa: 2)
+    layout: str = ""  # sinusoidal: "concat" ([sin | cos]) or "interleaved"
+
+
+@dataclass(frozen=True)
+class ModelPositions:
+    """Position facts of one model, per layer and per attention kind."""
+
+    model_type: str
+    family: str
+    layers: tuple[Layer, ...]
+    heads: int
+    max_position: int | None  # the longest input the config allows (None: ALiBi without a limit)
+    ropes: tuple[tuple[str, RopeSpec], ...] = ()  # attention kind -> its RoPE, for the kinds with RoPE layers
+    t5: T5Facts | None = None
+    alibi: AlibiFacts | None = None
+    table: TableFacts | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def num_layers(self) -> int:
+        return len(self.layers)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The attention kinds present, in the order full, sliding, chunked."""
+        present = {layer.attention for layer in self.layers}
+        return tuple(k for k in ("full", "sliding", "chunked") if k in present)
+
+    def rope_spec(self, attention: str) -> RopeSpec:
+        specs = dict(self.ropes)
+        if attention not in specs:
+            has = ", ".join(specs) or "none"
+            raise ValueError(f"no {attention} layer of this {self.model_type} model uses RoPE (RoPE kinds: {has}).")
+        return specs[attention]
+
+    def rope(self, attention: str, seq_len: int | None = None) -> tuple[torch.Tensor, float]:
+        """Frequencies of the RoPE layers of one attention kind at ``seq_len``.
+
+        Returns:
+            ``(inv_freq, attention_factor)``: (rotary_dim // 2,) float64 and the factor on cos and sin.
+        """
+        if seq_len is not None and not (isinstance(seq_len, int) and 1 <= seq_len <= MAX_CONTEXT):
+            raise ValueError(f"seq_len must be a whole number in [1, 2^30], got {show(seq_len)}.")
+        return self.rope_spec(attention).inv_freq(seq_len)
+
+    @property
+    def trained_context(self) -> int | None:
+        specs = [s.trained_context for _, s in self.ropes if s.trained_context]
+        return min(specs) if specs else self.max_position
+
+    @property
+    def extended_context(self) -> int | None:
+        specs = [s.extended_context for _, s in self.ropes]
+        return max(specs) if specs else self.max_position
+
+
+def _text_config(config: object) -> tuple[Fields, str]:
+    top = Fields(config)
+    text = top.raw("text_config")
+    model_type = top.text("model_type") or ""
+    if text is not None:  # multimodal wrappers (Gemma 3, Llama 4): the language model's own config
+        inner = Fields(text, "text_config.")
+        model_type = inner.text("model_type") or {"gemma3": "gemma3_text", "llama4": "llama4_text"}.get(model_type, "")
+        return Fields(text, "text_config.", DEFAULTS.get(model_type)), model_type
+    model_type = {"gemma3": "gemma3_text", "llama4": "llama4_text"}.get(model_type, model_type)
+    return Fields(config, "", DEFAULTS.get(model_type)), model_type
+
+
+def _encoder_decoder(f: Fields, enc_key: str, dec_key: str) -> tuple[Layer, ...]:
+    enc = f.integer(enc_key, **_LAYERS)
+    dec = f.integer(dec_key, enc, **_LAYERS)
+    if enc + dec > MAX_LAYERS:
+        raise ValueError(f"{enc_key} + {dec_key} must be at most {MAX_LAYERS}, got {enc + dec}.")
+    encoder = Layer("full", None, rope=False, causal=False, stack="encoder")
+    return (encoder,) * enc + (Layer("full", None, rope=False),) * dec
+
+
+def _past_table(size: int) -> str:
+    return f"a learned table of {size:,} positions: position {size:,} and beyond have no row, nothing to extrapolate."
+
+
+def _absolute(f: Fields, model_type: str) -> ModelPositions:
+    if model_type in T5:
+        heads = f.integer("num_heads", **_HEADS)
+        num_buckets = f.integer("relative_attention_num_buckets", 32, lo=2, hi=4096)
+        max_distance = f.integer("relative_attention_max_distance", 128, lo=1, hi=MAX_CONTEXT)
+        if max_distance < num_buckets // 2:
+            raise ValueError(
+                f"relative_attention_max_distance ({max_distance}) must be at least half of "
+                f"relative_attention_num_buckets ({num_buckets}): the log buckets start there."
+            )
+        facts = T5Facts(num_buckets, max_distance, heads, per_layer_bias=model_type == "umt5")
+        note = (
+            f"no table to run out of: every distance past {max_distance} shares the last bucket "
+            "(n_positions is only the training length)."
+        )
+        return ModelPositions(model_type, "t5", _encoder_decoder(f, "num_layers", "num_decoder_layers"), heads,
+                              f.integer("n_positions", None, **_CTX), t5=facts, notes=(note,))  # fmt: skip
+    if model_type in SINUSOIDAL:
+        size = f.integer("max_position_embeddings", **_CTX)
+        dim = f.integer("d_model", lo=2, hi=2**20)
+        table = TableFacts(size, dim, offset=2 if model_type != "marian" else 0, layout="concat")
+        layers = _encoder_decoder(f, "encoder_layers", "decoder_layers")
+        note = (
+            f"the sin/cos formula runs to any position, but transformers precomputes {size} rows: "
+            "a longer input has no row."
+        )
+        return ModelPositions(model_type, "sinusoidal", layers, f.integer("encoder_attention_heads", **_HEADS),
+                              size, table=table, notes=(note,))  # fmt: skip
+    if model_type == "gpt2":
+        size, dim = f.integer("n_positions", **_CTX), f.integer("n_embd", lo=1, hi=2**20)
+        layers = (Layer("full", None, rope=False),) * f.integer("n_layer", **_LAYERS)
+        return ModelPositions(model_type, "learned", layers, f.integer("n_head", **_HEADS), size,
+                              table=TableFacts(size, dim), notes=(_past_table(size),))  # fmt: skip
+    kind = f.text("position_embedding_type", "absolute")
+    if kind != "absolute":
+        raise ValueError(f"position_embedding_type {kind!r:.40}: posviz reads the absolute (learned) table only.")
+    size, dim = f.integer("max_position_embeddings", **_CTX), f.integer("hidden_size", lo=1, hi=2**20)
+    offset = 2 if model_type in ("opt", "roberta", "xlm-roberta") else 0
+    causal = model_type == "opt"
+    stack = "decoder" if causal else "encoder"
+    layers = (Layer("full", None, rope=False, causal=causal, stack=stack),) * f.integer("num_hidden_layers", **_LAYERS)
+    return ModelPositions(model_type, "learned", layers, f.integer("num_attention_heads", **_HEADS), size - offset,
+                          table=TableFacts(size, dim, offset=offset), notes=(_past_table(size - offset),))  # fmt: skip
+
+
+def _alibi(f: Fields, model_type: str) -> ModelPositions:
+    if model_type == "bloom":
+        heads, n = f.integer("n_head", **_HEADS), f.integer("n_layer", **_LAYERS)
+        note = "BLOOM's config sets no maximum length: ALiBi has no table to run out of (it was trained at 2,048)."
+        return ModelPositions(model_type, "alibi", (Layer("full", None, rope=False),) * n, heads, None,
+                              alibi=AlibiFacts(heads, 8.0), notes=(note,))  # fmt: skip
+    heads, n = f.integer("n_heads", **_HEADS), f.integer("n_layers", **_LAYERS)
+    bias_max = f.sub("attn_config").number("alibi_bias_max", 8.0, lo=0.0, hi=1024.0, above=True)
+    notes = () if bias_max == 8 else (f"transformers' MptModel uses alibi_bias_max 8, not the config's {bias_max:g}.",)
+    return ModelPositions(model_type, "alibi", (Layer("full", None, rope=False),) * n, heads,
+                          f.integer("max_seq_len", **_CTX), alibi=AlibiFacts(heads, bias_max), notes=notes)  # fmt: skip
+
+
+def _rope(f: Fields, model_type: str) -> ModelPositions:
+    num_layers = f.integer("num_hidden_layers", **_LAYERS)
+    heads = f.integer("num_attention_heads", **_HEADS)
+    max_position = f.integer("max_position_embeddings", 2048, **_CTX)
+    layers, notes = derive_layers(f, model_type, num_layers, max_position)
+    kinds = {layer.attention for layer in layers if layer.rope}
+    dicts, more = rope_dicts(f, model_type, kinds)
+    notes += more
+    specs = {}
+    for kind in sorted(kinds, key=("full", "sliding", "chunked").index):
+        if dicts[kind] is None:
+            continue
+        theta_key = "rope_local_base_freq" if model_type == "gemma3_text" and kind == "sliding" else "rope_theta"
+        specs[kind] = rope_spec(f, dicts[kind], model_type, max_position=max_position, theta_key=theta_key)
+    layers = tuple(Layer(x.attention, x.window, x.rope and x.attention in specs) for x in layers)
+    if model_type not in DEFAULTS:
+        notes.append(f"model_type {model_type or '(none)'!r:.40} is not in posviz's table: read as a RoPE decoder.")
+    if model_type == "llama4_text" and f.flag("attn_temperature_tuning", True) and not all(x.rope for x in layers):
+        scale = f.number("attn_scale", 0.1, lo=0.0, hi=1e3)
+        floor = f.integer("floor_scale", 8192, **_CTX)
+        notes.append(
+            f"NoPE layers scale queries by log(floor((i + 1) / {floor}) + 1) * {scale:g} + 1: "
+            "sharper attention far into a long context."
+        )
+    family = "rope" if all(x.rope for x in layers) else "nope-hybrid"
+    return ModelPositions(model_type, family, layers, heads, max_position, ropes=tuple(specs.items()),
+                          notes=tuple(notes))  # fmt: skip
+
+
+def model_positions(config: dict) -> ModelPositions:
+    """Read a Hugging Face config.json (as a dict) into position facts per layer and per attention kind.
+
+    Raises:
+        ValueError: naming the field, for a wrong type, an absurd or impossible value (caps: 1024
+            layers, 2^30 tokens), an unknown RoPE type, or two fields that contradict each other.
+    """
+    f, model_type = _text_config(config)
+    if model_type in T5 or model_type in SINUSOIDAL or model_type in LEARNED:
+        return _absolute(f, model_type)
+    if model_type == "bloom" or (model_type == "mpt" and f.sub("attn_config") is not None):
+        if model_type == "mpt" and not f.sub("attn_config").flag("alibi", False):
+            raise ValueError("attn_config.alibi is false: this MPT uses a learned table posviz does not read yet.")
+        return _alibi(f, model_type)
+    if model_type == "falcon" and f.flag("alibi", False):
+        heads = f.integer("num_attention_heads", **_HEADS)
+        layers = (Layer("full", None, rope=False),) * f.integer("num_hidden_layers", **_LAYERS)
+        return ModelPositions(model_type, "alibi", layers, heads, f.integer("max_position_embeddings", **_CTX),
+                              alibi=AlibiFacts(heads, 8.0))  # fmt: skip
+    if model_type == "mpt":
+        raise ValueError("an MPT config needs attn_config (with alibi true).")
+    return _rope(f, model_type)
+
+
+def read_config(text: str | bytes) -> dict:
+    """Parse an uploaded config.json: size-capped JSON, an object at the top; ValueError otherwise."""
+    if len(text) > MAX_CONFIG_BYTES:
+        raise ValueError(f"a config.json is a few kB; this one has {len(text):,} bytes (at most 1 MB).")
+    try:
+        data = json.loads(text, parse_constant=lambda c: math.nan)
+    except (ValueError, RecursionError) as e:  # JSONDecodeError, bad UTF-8, a 5,000-digit number
+        raise ValueError(f"not valid JSON: {e}") from e
+    if not isinstance(data, dict):
+        raise ValueError(f"a config.json holds a JSON object, not a {type(data).__name__}.")
+    return data
+
+
+def shipped_models() -> dict[str, dict]:
+    """The configs that ship with posviz: slug -> config dict (with ``_model_id`` and ``_source``), by slug."""
+    return {p.stem: read_config(p.read_text(encoding="utf-8")) for p in sorted(CONFIG_DIR.glob("*.json"))}

@@ -1,0 +1,355 @@
+"""Figures for real models: the layer strip, frequencies and wavelengths per attention kind, reach, masks.
+
+Plain Plotly, usable in a notebook::
+
+    mp = model_positions(config)
+    layer_strip_figure(mp.layers, model="Gemma 3 27B")
+    inv, _ = mp.rope("full"); spec = mp.rope_spec("full")
+    wavelength_figure(inv, spec.default_inv_freq(), trained=spec.trained_context, extended=spec.extended_context)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posviz.encodings.model_layers import Layer
+from posviz.figures.common import MASK_COLOR, as_array, compact, finish, look, sample_note, subtitle_lines
+
+TWO_PI = 2 * np.pi
+# Okabe-Ito, colourblind-safe: one colour per attention kind, and the position-encoding row.
+KIND_COLORS = {"full": "#0072B2", "sliding": "#E69F00", "chunked": "#009E73"}
+ROPE_COLORS = {True: "#CC79A7", False: "#DDDDDD"}
+CATEGORIES = ("full", "sliding", "chunked", "RoPE", "NoPE")  # z codes 0..4 of the strip
+SCALED, DEFAULT, SLOW = "#D55E00", "#7f7f7f", "#D55E00"
+TEXT_CELLS = 32  # write each layer's window in its cell up to this many layers
+
+
+def _short(n: int) -> str:
+    """4096 -> '4k', 1024 -> '1k', 128 -> '128', 8192 -> '8k', 262144 -> '256k'."""
+    return f"{n // 1024}k" if n >= 1024 and n % 1024 == 0 else f"{n:,}"
+
+
+def _label(layer: Layer) -> str:
+    if layer.attention == "full":
+        return "full"
+    return f"{layer.attention} ({_short(layer.window)})"
+
+
+def _direction(layer: Layer) -> str:
+    return "" if layer.causal else ", bidirectional"
+
+
+def _discrete_scale() -> list:
+    colors = [
+        KIND_COLORS["full"],
+        KIND_COLORS["sliding"],
+        KIND_COLORS["chunked"],
+        ROPE_COLORS[True],
+        ROPE_COLORS[False],
+    ]
+    n = len(colors)
+    scale = []
+    for i, c in enumerate(colors):
+        scale += [[i / n, c], [(i + 1) / n, c]]
+    return scale
+
+
+def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool = False) -> go.Figure:
+    """Every layer's attention kind (top row) and whether it has RoPE (bottom row), layer 1 on the left.
+
+    Args:
+        layers: one :class:`Layer` per layer (encoder layers first for encoder-decoder models).
+        model: the model's name, for the title.
+
+    Returns:
+        A heatmap of z (2, layers) int8 codes into ``CATEGORIES``, plus legend-only squares per category.
+    """
+    lk = look(lecture)
+    n = len(layers)
+    kind_code = {k: i for i, k in enumerate(("full", "sliding", "chunked"))}
+    z = np.array([[kind_code[x.attention] for x in layers], [3 if x.rope else 4 for x in layers]], dtype=np.int8)
+    x = np.arange(1, n + 1, dtype=np.int16)
+    hover = [
+        [f"layer {i + 1} ({x_.stack})<br>{_label(x_)} attention{_direction(x_)}" for i, x_ in enumerate(layers)],
+        [f"layer {i + 1}<br>{'RoPE' if x_.rope else 'no position encoding'}" for i, x_ in enumerate(layers)],
+    ]
+    text = None
+    if n <= (TEXT_CELLS // 2 if lecture else TEXT_CELLS):
+        text = [[_short(x_.window) if x_.window else "" for x_ in layers], ["" for _ in layers]]
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=x,
+            y=["attention", "position"],
+            customdata=hover,
+            hovertemplate="%{customdata}<extra></extra>",
+            colorscale=_discrete_scale(),
+            zmin=-0.5,
+            zmax=4.5,
+            showscale=False,
+            xgap=2 if n <= 80 else 0,
+            ygap=4,
+            text=text,
+            texttemplate="%{text}" if text else None,
+        )
+    )
+    present = sorted({(x_.attention, x_.window) for x_ in layers}, key=lambda a: kind_code[a[0]])
+    legend = [
+        (f"{_label(Layer(a, w, True))}: {sum(1 for l_ in layers if l_.attention == a)} layers", KIND_COLORS[a])
+        for a, w in present
+    ]
+    nope = sum(1 for x_ in layers if not x_.rope)
+    legend += [(f"RoPE: {n - nope} layers", ROPE_COLORS[True])]
+    if nope:
+        legend += [(f"no position encoding (NoPE): {nope} layers", ROPE_COLORS[False])]
+    for name, color in legend:
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                name=name,
+                hoverinfo="skip",
+                marker=dict(symbol="square", size=lk.font, color=color, line=dict(color="#555", width=1)),
+            )
+        )
+    stacks = [x_.stack for x_ in layers]
+    if "encoder" in stacks and "decoder" in stacks:
+        cut = stacks.index("decoder") + 0.5
+        fig.add_vline(x=cut, line=dict(color="#222", width=lk.line))
+        fig.add_annotation(x=cut, y=1.0, yref="paper", text="encoder | decoder", showarrow=False, yanchor="bottom")
+    dtick = 1 if n <= 32 else 5 if n <= 80 else 10
+    fig.update_xaxes(title_text="layer (1 = first)", dtick=dtick, showgrid=False, zeroline=False)
+    fig.update_yaxes(showgrid=False, zeroline=False, autorange="reversed")
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.35, x=0), plot_bgcolor="white")
+    kinds = ", ".join(
+        f"{sum(1 for l_ in layers if l_.attention == a)} {a}"
+        for a in ("full", "sliding", "chunked")
+        if any(l_.attention == a for l_ in layers)
+    )
+    return finish(
+        fig,
+        title=f"{model}: attention and position encoding in each of its {n} layers",
+        subtitle=subtitle_lines(f"{kinds}; {n - nope} with RoPE, {nope} without", "hover a cell for the layer"),
+        lecture=lecture,
+        height=int(lk.height * 0.6),
+    )
+
+
+def _pairs_trace(y, *, name: str, color: str, dash: str | None, width: int, hover: str) -> go.Scatter:
+    y = as_array(y).astype(np.float32)
+    return go.Scatter(
+        x=compact(np.arange(len(y))),
+        y=y,
+        mode="lines+markers" if dash is None else "lines",
+        name=name,
+        line=dict(color=color, dash=dash, width=width),
+        marker=dict(size=width * 2 + 2),
+        hovertemplate="pair k = %{x}<br>" + hover + " = %{y:.4g}<extra>" + name + "</extra>",
+    )
+
+
+def inv_freq_figure(
+    inv_freq,
+    default_inv_freq,
+    *,
+    method: str,
+    attention: str,
+    model: str,
+    other=None,
+    other_name: str = "",
+    lecture: bool = False,
+) -> go.Figure:
+    """``inv_freq`` of every pair of one attention kind against the unscaled RoPE of the same base.
+
+    Args:
+        inv_freq, default_inv_freq: (pairs,) radians per token.
+        other: optional (pairs,) second set (LongRoPE's other factors), named ``other_name``.
+    """
+    lk = look(lecture)
+    fig = go.Figure()
+    fig.add_trace(
+        _pairs_trace(
+            default_inv_freq, name="unscaled (rope_theta alone)", color=DEFAULT, dash="dot", width=lk.line, hover="θ_k"
+        )
+    )
+    if other is not None:
+        fig.add_trace(_pairs_trace(other, name=other_name, color="#56B4E9", dash="dash", width=lk.line, hover="θ_k"))
+    fig.add_trace(
+        _pairs_trace(inv_freq, name=f"{method} (this model)", color=SCALED, dash=None, width=lk.line, hover="θ_k")
+    )
+    ratio = as_array(inv_freq).astype(np.float64) / as_array(default_inv_freq).astype(np.float64)
+    changed = int(np.sum(~np.isclose(ratio, 1.0, rtol=1e-9)))
+    fig.update_xaxes(title_text="pair k (fast → slow)")
+    fig.update_yaxes(title_text="inv_freq θ_k, radians per token (log)", type="log", exponentformat="power")
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+    return finish(
+        fig,
+        title=f"{model}, {attention} layers: inv_freq per pair, {method} against unscaled RoPE",
+        subtitle=subtitle_lines(
+            f"{changed} of {len(ratio)} pairs changed; slowest pair divided by {1 / ratio[-1]:.3g}",
+            "log scale: equal steps are equal ratios",
+        ),
+        lecture=lecture,
+    )
+
+
+def wavelength_figure(
+    inv_freq,
+    default_inv_freq,
+    *,
+    trained: int | None,
+    extended: int,
+    attention: str,
+    model: str,
+    lecture: bool = False,
+) -> go.Figure:
+    """Wavelength ``2 pi / theta_k`` of every pair against the trained and the extended context.
+
+    A pair whose wavelength exceeds the extended context never completes a turn inside it (marked).
+    """
+    lk = look(lecture)
+    wave = TWO_PI / as_array(inv_freq).astype(np.float64)
+    wave0 = TWO_PI / as_array(default_inv_freq).astype(np.float64)
+    slow = wave > extended
+    fig = go.Figure()
+    fig.add_trace(_pairs_trace(wave0, name="unscaled", color=DEFAULT, dash="dot", width=lk.line, hover="wavelength"))
+    fig.add_trace(_pairs_trace(wave, name="this model", color=SCALED, dash=None, width=lk.line, hover="wavelength"))
+    if slow.any():
+        k = np.flatnonzero(slow)
+        fig.add_trace(
+            go.Scatter(
+                x=compact(k),
+                y=wave[k].astype(np.float32),
+                mode="markers",
+                name="never completes a turn",
+                marker=dict(symbol="x", size=lk.font, color="#000"),
+                hovertemplate="pair k = %{x}<br>wavelength = %{y:.4g} tokens<extra>never completes a turn</extra>",
+            )
+        )
+    for value, name, dash in ((trained, "trained", "dash"), (extended, "extended", "solid")):
+        if value:
+            fig.add_hline(y=value, line=dict(color="#333", dash=dash, width=lk.line / 2))
+            fig.add_annotation(
+                x=1.0,
+                xref="paper",
+                y=float(np.log10(value)),
+                text=f"{name} context {value:,}",
+                showarrow=False,
+                xanchor="right",
+                yanchor="bottom",
+                font_size=lk.font - 2,
+            )
+    fig.update_xaxes(title_text="pair k (fast → slow)")
+    fig.update_yaxes(title_text="wavelength 2π / θ_k, tokens (log)", type="log", exponentformat="power")
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+    return finish(
+        fig,
+        title=f"{model}, {attention} layers: wavelength of each pair against the context",
+        subtitle=f"{int(slow.sum())} of {len(wave)} pairs never complete a turn within {extended:,} tokens",
+        lecture=lecture,
+    )
+
+
+def reach_figure(
+    reach, layers: tuple[Layer, ...], *, position: int, model: str, windowed=None, lecture: bool = False
+) -> go.Figure:
+    """How many tokens back information can come from, for the token at ``position``, after n layers.
+
+    Args:
+        reach: (layers + 1,) ints, ``position - reach_start(layers[:n], position)`` for n = 0 .. layers.
+        windowed: optional (layers + 1,) ints, the same counting only the sliding and chunked layers.
+    """
+    lk = look(lecture)
+    reach = as_array(reach).astype(np.int64)
+    n = np.arange(len(reach))
+    kinds = ["(input)"] + [_label(x) for x in layers]
+    fig = go.Figure(
+        go.Scatter(
+            x=compact(n),
+            y=compact(reach),
+            mode="lines+markers",
+            name="all layers",
+            line=dict(shape="hv", width=lk.line),
+            customdata=kinds,
+            hovertemplate="after %{x} layers (last: %{customdata})<br>%{y:,} tokens back<extra></extra>",
+        )
+    )
+    if windowed is not None:
+        fig.add_trace(
+            go.Scatter(
+                x=compact(n),
+                y=compact(as_array(windowed).astype(np.int64)),
+                mode="lines",
+                name="windowed layers alone",
+                line=dict(shape="hv", width=lk.line, dash="dot", color=KIND_COLORS["sliding"]),
+                hovertemplate="windowed layers alone, after %{x} layers<br>%{y:,} tokens back<extra></extra>",
+            )
+        )
+    fig.add_hline(y=position, line=dict(color="#333", dash="dash", width=lk.line / 2))
+    fig.add_annotation(
+        x=0,
+        xref="paper",
+        y=position,
+        text=f"all {position:,} earlier tokens",
+        showarrow=False,
+        xanchor="left",
+        yanchor="bottom",
+        font_size=lk.font - 2,
+    )
+    full = next((i for i, r in enumerate(reach) if r == position), None)
+    said = f"everything after {full} layer{'s' if full != 1 else ''}" if full else "never everything"
+    fig.update_xaxes(
+        title_text="layers passed, n", dtick=1 if len(layers) <= 32 else 5, range=[-0.5, len(layers) + 0.5]
+    )
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+    fig.update_yaxes(title_text="tokens back reachable", rangemode="tozero")
+    return finish(
+        fig,
+        title=f"{model}: how far back information can reach the token at position {position:,}",
+        subtitle=subtitle_lines(
+            f"{said}; a sliding window of W moves information W − 1 tokens per layer, a chunk never past its start",
+        ),
+        lecture=lecture,
+    )
+
+
+def mask_figure(masks, k_pos, *, labels: list[str], position: int, model: str, lecture: bool = False) -> go.Figure:
+    """Which keys the token at ``position`` attends to, one row per attention kind.
+
+    Args:
+        masks: (kinds, k) bool, from ``attention_mask`` with the single query ``position``.
+        k_pos: (k,) int64 key positions shown (a strided or a windowed sample of 0 .. position).
+        labels: one row label per kind ("sliding (window 128)").
+    """
+    lk = look(lecture)
+    z = as_array(masks).astype(np.int8)  # (kinds, k)
+    k = as_array(k_pos).astype(np.int64)
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=compact(k),
+            y=labels,
+            colorscale=[[0, MASK_COLOR], [1, KIND_COLORS["full"]]],
+            zmin=0,
+            zmax=1,
+            showscale=False,
+            xgap=0,
+            ygap=3,
+            hovertemplate="%{y}<br>key j = %{x}<br>%{z}: 1 attended, 0 not<extra></extra>",
+        )
+    )
+    seen = [f"{label}: {int(row.sum())} of {len(k)} shown keys" for label, row in zip(labels, z, strict=True)]
+    fig.update_xaxes(title_text="key position j", showgrid=False, zeroline=False)
+    fig.update_yaxes(showgrid=False, zeroline=False, autorange="reversed")
+    note = sample_note(np.array([position]), k, 1, int(k[-1] - k[0]) + 1 if len(k) else 0)
+    if len(k) and k[0] > 0:
+        note = subtitle_lines(note, f"window view: keys {int(k[0]):,} to {int(k[-1]):,}")
+    return finish(
+        fig,
+        title=f"{model}: keys the token at position {position:,} attends to, per layer kind",
+        subtitle=subtitle_lines("; ".join(seen), "blue: attended, grey: masked", note),
+        lecture=lecture,
+        height=int(lk.height * (0.45 + 0.08 * len(labels))),
+    )
