@@ -19,8 +19,6 @@ Notation: ``m, n`` positions; ``k`` pair index ``0 .. dim/2 - 1``; ``r = n - m``
 
 from __future__ import annotations
 
-import math
-
 import torch
 
 from posviz.encodings import checks
