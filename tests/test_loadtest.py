@@ -1,21 +1,20 @@
 """The load test, short: 10 sessions x 2 control changes on /t5 against a server it starts itself.
 
 The full measurement (50 sessions x 5 changes, 1 vs N processes behind nginx) is
-``python -m posviz.loadtest`` and ``deploy/scale_out.py``; numbers in the README.
+``python -m tools.loadtest`` and ``python -m tools.scale_out``; numbers in the README.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import random
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from posviz import loadtest
-from posviz.loadtest import Widget, changed_value, percentile, with_param
+from tools import loadtest, scale_out
+from tools.loadtest import Widget, changed_value, percentile, with_param
 
 
 def run_async(coro):
@@ -90,15 +89,7 @@ def test_link_rewrite_and_percentile() -> None:
     assert percentile([], 95) is None
 
 
-def _scale_out():
-    spec = importlib.util.spec_from_file_location("scale_out", loadtest.REPO / "deploy" / "scale_out.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_scale_out_renders_the_nginx_config_with_its_ports(tmp_path) -> None:
-    scale_out = _scale_out()
     site = scale_out.render_site([7001, 7002, 7003], 7999)
     assert site.count("server 127.0.0.1:") == 3 and "127.0.0.1:7003 max_fails=3" in site
     assert "listen 127.0.0.1:7999;" in site and "listen 80" not in site and "[::]" not in site
@@ -113,5 +104,5 @@ def test_scale_out_renders_the_nginx_config_with_its_ports(tmp_path) -> None:
 
 
 def test_scale_out_says_when_nginx_is_missing(capsys) -> None:
-    assert _scale_out().main(["--nginx", "/nonexistent/nginx"]) == 3
+    assert scale_out.main(["--nginx", "/nonexistent/nginx"]) == 3
     assert "apt-get install -y nginx" in capsys.readouterr().err

@@ -1,12 +1,12 @@
 """1 against N app processes behind nginx, on loopback, measured with the load test.
 
-    python deploy/scale_out.py --processes 2 --sessions 50 --changes 5 --page t5
+    python -m tools.scale_out --processes 2 --sessions 50 --changes 5 --page t5
 
 For each process count (1, then N) this starts that many ``streamlit run app.py``
 on free loopback ports, renders ``deploy/nginx.conf`` into a temporary nginx
 configuration that lists exactly those ports and listens on a free loopback
 port, starts nginx from it (Debian's package: ``apt-get install -y nginx``),
-runs ``posviz.loadtest`` through nginx, and stops everything. It prints one
+runs ``tools.loadtest`` through nginx, and stops everything. It prints one
 JSON object: each run's load-test report, how many sessions each process held
 (from nginx's log of upstream addresses), whether every browser stayed on one
 process, and the p95 per rerun for 1 against N processes.
@@ -28,10 +28,8 @@ import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from posviz import loadtest  # noqa: E402
+from tools import loadtest, procs
+from tools.procs import REPO
 
 SITE = REPO / "deploy" / "nginx.conf"
 NGINX_MISSING = (
@@ -111,16 +109,19 @@ def upstream_report(log: Path) -> dict:
 
 
 @contextlib.contextmanager
-def cluster(processes: int, nginx: str, workdir: Path):
-    """``processes`` app servers and nginx in front; yields (nginx url, app pids, app urls)."""
+def cluster(processes: int, nginx: str, workdir: Path, variant: procs.Variant | None = None):
+    """``processes`` app servers (``variant``'s configuration) and nginx in front; yields (url, app pids, app urls)."""
+    variant = variant or procs.Variant()
     apps, proxy = [], None
     try:
-        ports = [loadtest.free_port() for _ in range(processes)]
+        ports = [procs.free_port() for _ in range(processes)]
         for i, port in enumerate(ports):
-            apps.append(loadtest.start_server(port, log_path=workdir / f"app{i}.log"))
+            log = workdir / f"app{i}.log"
+            env = dict(variant.env)
+            apps.append(procs.start_server(port, log_path=log, extra_args=variant.args, cwd=variant.cwd, env=env))
         for port, app in zip(ports, apps, strict=True):
-            loadtest.wait_healthy(f"http://127.0.0.1:{port}", 180, app)
-        listen = loadtest.free_port()
+            procs.wait_healthy(f"http://127.0.0.1:{port}", 180, app)
+        listen = procs.free_port()
         conf = write_config(workdir, ports, listen)
         check = subprocess.run([nginx, "-t", "-q", "-c", str(conf), "-p", str(workdir)], capture_output=True, text=True)
         if check.returncode != 0:
@@ -132,7 +133,7 @@ def cluster(processes: int, nginx: str, workdir: Path):
             start_new_session=True,
         )
         url = f"http://127.0.0.1:{listen}"
-        loadtest.wait_healthy(url, 30, proxy)
+        procs.wait_healthy(url, 30, proxy)
         yield url, [a.pid for a in apps], [f"http://127.0.0.1:{p}" for p in ports]
     finally:
         if proxy is not None and proxy.poll() is None:
@@ -140,11 +141,11 @@ def cluster(processes: int, nginx: str, workdir: Path):
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proxy.wait(timeout=10)
         for app in apps:
-            loadtest.stop_server(app)
+            procs.stop_server(app)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python deploy/scale_out.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.scale_out", description=__doc__.split("\n\n")[0])
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 2, help="N app processes (default: cores)")
     parser.add_argument("--only", choices=["1", "N", "both"], default="both", help="which process counts to run")
     parser.add_argument("--nginx", default="", help="path of the nginx binary")

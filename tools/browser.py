@@ -1,0 +1,249 @@
+"""Time until every chart is drawn in Chromium, per page against the home page, and the bytes received.
+
+``python -m tools.loadtest --mode browser`` starts ``streamlit run app.py`` (or
+targets ``--url``; ``--nginx`` puts Debian's nginx, configured from
+``deploy/nginx.conf``, in front of the server it starts), opens every page once
+to warm the server, then ``--repeats`` times opens each page in a fresh
+browser context (an empty HTTP cache: a student's first visit) and reloads it
+once in the same context (a second visit, static files cached).
+
+A page is drawn when Streamlit's script state is ``notRunning`` with no running
+indicator, and as many ``.js-plotly-plot`` elements as the last full run sent
+Plotly charts (counted in the websocket's ``ForwardMsg`` deltas) each hold a
+``_fullLayout`` and a rendered ``.main-svg``, and this stays so for a second.
+A poller in the page logs every change of that state with ``performance.now()``
+(milliseconds since navigation started); ``drawn_ms`` is when it last became
+true. Also reported: ``idle_ms`` (the script finished, as the page saw it),
+``long_tasks_ms`` (main-thread tasks over 50 ms until drawn), the HTTP bytes
+as transferred (``encodedDataLength``: compressed when the server compresses),
+the websocket payload bytes, and the largest responses.
+
+Playwright drives Debian's ``/usr/bin/chromium`` (``--no-sandbox``); nothing
+but the loopback server is contacted. JSON on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from tools.procs import Variant, load_average, parse_variant, variant_server
+from tools.rerun import list_pages
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
+VIEWPORT = {"width": 1400, "height": 1000}
+STABLE_MS = 1000
+PAGE_TIMEOUT_S = 120.0
+MAX_REPEATS = 10
+
+POLLER = """(() => {
+  const s = window.__posviz = {log: [], longTasks: []};
+  try {
+    new PerformanceObserver(l => { for (const e of l.getEntries()) s.longTasks.push([e.startTime, e.duration]); })
+      .observe({type: 'longtask', buffered: true});
+  } catch (e) {}
+  let last = '';
+  const tick = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const idle = !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+      && document.querySelector('[data-testid="stStatusWidget"]') === null;
+    let drawn = 0;
+    for (const p of document.querySelectorAll('.js-plotly-plot')) {
+      if (p._fullLayout && p.querySelector('.main-svg')) drawn += 1;
+    }
+    const key = idle + ':' + drawn;
+    if (key !== last) { s.log.push([performance.now(), idle, drawn]); last = key; }
+    setTimeout(tick, 10);
+  };
+  tick();
+})();"""
+
+
+def charts_in(frame: dict[str, Any], state: dict[str, int]) -> None:
+    """Count Plotly charts of the current full run from one websocket frame (``state['charts']``)."""
+    if frame.get("opcode") != 2:
+        return
+    msg = ForwardMsg()
+    msg.ParseFromString(base64.b64decode(frame["payloadData"]))
+    kind = msg.WhichOneof("type")
+    if kind == "new_session":
+        state["charts"] = 0
+    elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+        state["charts"] += msg.delta.new_element.WhichOneof("type") == "plotly_chart"
+
+
+def drawn_at(log: list[list[Any]], expected: int) -> tuple[float | None, float | None]:
+    """(ms when the page last became idle with ``expected`` charts drawn, ms when it first became idle)."""
+    drawn = idle = None
+    for t, is_idle, count in log:
+        ok = is_idle and count >= expected
+        if ok and drawn is None:
+            drawn = t
+        elif not ok:
+            drawn = None
+        if is_idle and idle is None:
+            idle = t
+    return drawn, idle
+
+
+async def visit(page: Any, cdp: Any, url: str, *, reload: bool) -> dict[str, Any]:
+    """Open (or reload) ``url`` in ``page`` and wait until every chart is drawn; timings and bytes."""
+    sizes: dict[str, int] = {}
+    urls: dict[str, str] = {}
+    ws = {"bytes": 0, "charts": 0}
+    on_response = lambda e: urls.__setitem__(e["requestId"], e["response"]["url"])  # noqa: E731
+    on_done = lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"]))  # noqa: E731
+
+    def on_frame(e: dict[str, Any]) -> None:
+        frame = e["response"]
+        ws["bytes"] += len(base64.b64decode(frame["payloadData"])) if frame.get("opcode") == 2 else 0
+        charts_in(frame, ws)
+
+    cdp.on("Network.responseReceived", on_response)
+    cdp.on("Network.loadingFinished", on_done)
+    cdp.on("Network.webSocketFrameReceived", on_frame)
+    t0 = time.monotonic()
+    await (page.reload() if reload else page.goto(url))
+    while time.monotonic() - t0 < PAGE_TIMEOUT_S:
+        await page.wait_for_timeout(100)
+        state = await page.evaluate("() => window.__posviz")
+        drawn, idle = drawn_at(state["log"], ws["charts"])
+        if drawn is not None and await page.evaluate("() => performance.now()") - drawn >= STABLE_MS:
+            break
+    else:
+        raise RuntimeError(f"{url}: not drawn within {PAGE_TIMEOUT_S:.0f} s ({ws['charts']} charts expected)")
+    cdp.remove_listener("Network.responseReceived", on_response)
+    cdp.remove_listener("Network.loadingFinished", on_done)
+    cdp.remove_listener("Network.webSocketFrameReceived", on_frame)
+    largest = sorted(((n, urls.get(r, r)) for r, n in sizes.items()), reverse=True)[:5]
+    return {
+        "drawn_ms": round(drawn),
+        "idle_ms": round(idle) if idle is not None else None,
+        "long_tasks_ms": round(sum(d for t, d in state["longTasks"] if t < drawn)),
+        "charts": ws["charts"],
+        "http_bytes": sum(sizes.values()),
+        "ws_bytes": ws["bytes"],
+        "largest": [{"bytes": n, "path": u.split("/", 3)[-1][:80]} for n, u in largest],
+    }
+
+
+async def measure(url: str, *, pages: list[str] | None, repeats: int) -> dict[str, Any]:
+    from playwright.async_api import async_playwright
+
+    found = await list_pages(url)
+    chosen = found if pages is None else pages
+    runs: dict[str, dict[str, list[dict[str, Any]]]] = {p: {"first": [], "second": []} for p in chosen}
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            for r in range(repeats + 1):  # round 0 warms the server (imports, caches) and is not reported
+                for p in chosen:
+                    context = await browser.new_context(viewport=VIEWPORT)
+                    await context.add_init_script(POLLER)
+                    page = await context.new_page()
+                    cdp = await context.new_cdp_session(page)
+                    await cdp.send("Network.enable")
+                    first = await visit(page, cdp, f"{url}/{p}", reload=False)
+                    second = await visit(page, cdp, f"{url}/{p}", reload=True)
+                    await context.close()
+                    if r:
+                        runs[p]["first"].append(first)
+                        runs[p]["second"].append(second)
+        finally:
+            await browser.close()
+    return {(p or "home"): summarize(v) for p, v in runs.items()}
+
+
+def _median(values: list[float]) -> float:
+    return round(statistics.median(values))
+
+
+def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for visit_kind, visits in runs.items():
+        out[visit_kind] = {
+            "drawn_ms": {"median": _median([v["drawn_ms"] for v in visits]), "runs": [v["drawn_ms"] for v in visits]},
+            "idle_ms": _median([v["idle_ms"] or 0 for v in visits]),
+            "long_tasks_ms": _median([v["long_tasks_ms"] for v in visits]),
+            "http_bytes": _median([v["http_bytes"] for v in visits]),
+            "ws_bytes": _median([v["ws_bytes"] for v in visits]),
+            "charts": visits[0]["charts"],
+            "largest": visits[0]["largest"],
+        }
+    return out
+
+
+def against_home(report: dict[str, Any]) -> dict[str, Any]:
+    """Each page's median time to drawn over the home page's, first and second visit."""
+    home = report.get("home")
+    if not home:
+        return {}
+    return {
+        name: {k: round(v[k]["drawn_ms"]["median"] / max(1, home[k]["drawn_ms"]["median"]), 2) for k in v}
+        for name, v in report.items()
+    }
+
+
+def run_variant(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
+    load0 = load_average()
+    if args.nginx:
+        from tools.scale_out import cluster, find_nginx
+
+        nginx = find_nginx()
+        if nginx is None:
+            raise RuntimeError("--nginx: nginx is not installed (apt-get install -y nginx)")
+        with tempfile.TemporaryDirectory(prefix="posviz-nginx-") as tmp:
+            Path(tmp).chmod(0o755)
+            with cluster(1, nginx, Path(tmp), variant) as (url, _pids, _apps):
+                report = asyncio.run(measure(url, pages=args.pages, repeats=args.repeats))
+    else:
+        with variant_server(variant) as (url, _process):
+            report = asyncio.run(measure(url, pages=args.pages, repeats=args.repeats))
+    return {"pages": report, "vs_home": against_home(report), "load_average": {"start": load0, "end": load_average()}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.loadtest --mode browser", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--pages", default="", help="comma-separated url paths ('home' for the home page); default all")
+    parser.add_argument("--query", default="", help="query string for every page but home, e.g. q_len=131072")
+    parser.add_argument("--repeats", type=int, default=3, help=f"visits per page (1 to {MAX_REPEATS})")
+    parser.add_argument("--variant", action="append", default=[], help="LABEL:ITEM,... (see tools.procs.parse_variant)")
+    parser.add_argument("--nginx", action="store_true", help="serve through nginx (deploy/nginx.conf) in front")
+    parser.add_argument("--url", default="", help="target a running server or proxy instead")
+    parser.add_argument("--out", default="", help="also write the JSON report to this file")
+    args = parser.parse_args(argv)
+    if not 1 <= args.repeats <= MAX_REPEATS:
+        parser.error(f"--repeats must be 1 to {MAX_REPEATS}")
+    pages = [("" if p == "home" else p) for p in args.pages.split(",") if p] or None
+    if args.query and pages:
+        pages = [p if not p else f"{p}?{args.query.lstrip('?')}" for p in pages]
+    args.pages = pages
+    try:
+        if args.url:
+            report = asyncio.run(measure(args.url.rstrip("/"), pages=args.pages, repeats=args.repeats))
+            out: dict[str, Any] = {"url": args.url, "pages": report, "vs_home": against_home(report)}
+        else:
+            variants = [parse_variant(v) for v in args.variant] or [Variant()]
+            out = {"variants": {v.label: run_variant(v, args) for v in variants}}
+    except RuntimeError as exc:
+        print(f"browser: {exc}", file=sys.stderr)
+        return 2
+    out["repeats"] = args.repeats
+    text = json.dumps(out, indent=2)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    return 0
