@@ -39,7 +39,7 @@ show_figure(
     name="shaw_index",
     alt="Three heatmaps: the distance j - i, its clip to [-K, K], and the table row it selects.",
     csv=lambda: charts.index_csv(ik),
-    code=shaw_snippet(s, part="index", **ax.snippet_args()),
+    code=shaw_snippet(s, part="index", axes=ax),
 )
 
 section("2 · The embedding table")
@@ -71,7 +71,7 @@ toy = toy_key(s)
 sk, tx = project(toy, ScoreKey), pair_axes(toy)
 if (toy.q_len, toy.k_len) != (s.q_len, s.k_len):
     st.info(texts.TOY_CAP.format(q_len=toy.q_len, k_len=toy.k_len, cap=TOY_MAX_LEN), icon=":material/info:")
-toy_code = shaw_snippet(s, part="toy", **tx.snippet_args())
+toy_code = shaw_snippet(s, part="toy", axes=tx)
 show_figure(
     charts.scores(sk, lecture),
     name="shaw_scores",

@@ -34,8 +34,7 @@ if problem(s):
 
 bk = project(s, BucketKey)
 view, ax = bucket_view(bk), main_axes(bk)
-strides = ax.snippet_args()
-bucket_code = t5_snippet(s, part="bucket", **strides)
+bucket_code = t5_snippet(s, part="bucket", axes=ax)
 
 section("1 · Relative positions")
 prose(texts.RELATIVE)
@@ -58,7 +57,7 @@ def pipeline_steps() -> None:
         name=f"t5_step_{step}",
         alt=f"Heatmap of pipeline step {step}.",
         csv=lambda: matrix_csv(pipeline_matrix(view.steps, step), ax.q_pos, ax.k_pos),
-        code=t5_snippet(s, part="steps", **strides),
+        code=t5_snippet(s, part="steps", axes=ax),
     )
     st.info(step_note(texts.STEP_NOTES[step - 1], bk, view.max_exact), icon=":material/footprint:")
 
@@ -98,7 +97,7 @@ show_figure(
     name=f"t5_bias_head_{s.head}",
     alt=f"Heatmap of the bias added to head {s.head}.",
     csv=lambda: matrix_csv(head_view(hk, tb), ax.q_pos, ax.k_pos),
-    code=t5_snippet(s, part="bias", table=custom, **strides),
+    code=t5_snippet(s, part="bias", table=custom, axes=ax),
 )
 gx = grid_axes(gk)
 show_figure(
@@ -106,7 +105,7 @@ show_figure(
     name="t5_bias_all_heads",
     alt="Small multiples of every head's bias.",
     csv=lambda: charts.grid_csv(gk, tb),
-    code=t5_snippet(s, part="bias", table=custom, **gx.snippet_args()),
+    code=t5_snippet(s, part="bias", table=custom, axes=gx),
 )
 
 section("6 · The effect on attention")
@@ -116,7 +115,7 @@ if (toy.q_len, toy.k_len) != (s.q_len, s.k_len):
     st.caption(texts.TOY_CAP.format(cap=TOY_MAX_LEN, q_len=toy.q_len, k_len=toy.k_len, align=s.align))
 pair = pair_axes(toy)
 mid, query = charts.middle_query(toy)
-attention_code = t5_snippet(toy, part="attention", table=custom, toy_dim=TOY_DIM, **pair.snippet_args())
+attention_code = t5_snippet(toy, part="attention", table=custom, toy_dim=TOY_DIM, axes=pair)
 show_figure(
     charts.attention(toy, tb, lecture),
     name=f"t5_attention_head_{s.head}",
@@ -144,5 +143,5 @@ else:
         name="t5_transpose_pitfall",
         alt="Correct bias, transposed bias, and their difference.",
         csv=lambda: charts.pitfall_csv(hk, tb),
-        code=t5_snippet(s, part="pitfall", table=custom, **px.snippet_args()),
+        code=t5_snippet(s, part="pitfall", table=custom, axes=px),
     )

@@ -32,17 +32,6 @@ class Axes:
     k_from: int = 0
     k_count: int | None = None
 
-    def snippet_args(self) -> dict:
-        """What a snippet's ``shown(length, stride, start, count)`` calls need to draw these positions."""
-        return dict(
-            q_stride=self.q_stride,
-            k_stride=self.k_stride,
-            q_from=self.q_from,
-            q_count=self.q_count,
-            k_from=self.k_from,
-            k_count=self.k_count,
-        )
-
 
 def axes(q_len: int, k_len: int, align: str, points: int, *, window: Window | None = None) -> Axes:
     """At most ``points`` strided queries and keys, at their true positions.

@@ -1,9 +1,24 @@
 """Pieces shared by the schemes' PyTorch snippets (plain text, no streamlit)."""
 
+from __future__ import annotations
+
+from posviz.ui.axes import Axes
+
 
 def shown_args(stride: int, start: int = 0, count: int | None = None) -> str:
     """The arguments after ``length`` of a ``shown(...)`` call that draws a window's positions."""
     return f"{stride}" if count is None else f"{stride}, start={start}, count={count}"
+
+
+def shown_lines(axes: Axes | None) -> list[str]:
+    """The lines that define ``q_pos`` and ``k_pos``, the positions a matrix figure draws on ``axes``
+    (every position without axes); they need ``q_len``, ``k_len``, ``offset`` and :data:`SHOWN_FN`."""
+    q_args = shown_args(axes.q_stride, axes.q_from, axes.q_count) if axes else shown_args(1)
+    k_args = shown_args(axes.k_stride, axes.k_from, axes.k_count) if axes else shown_args(1)
+    return [
+        f"q_pos = shown(q_len, {q_args}) + offset  # query positions i",
+        f"k_pos = shown(k_len, {k_args})  # key positions j",
+    ]
 
 
 SHOWN_FN = '''\

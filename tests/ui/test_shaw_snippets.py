@@ -40,7 +40,7 @@ def run(code: str) -> dict:
 def test_shaw_index_and_table(name):
     s = SHAW[name]
     iv, ax = ui_shaw.index_view(project(s, IndexKey)), ui_shaw.main_axes(project(s, IndexKey))
-    ns = run(shaw_snippet(s, part="index", **ax.snippet_args()))
+    ns = run(shaw_snippet(s, part="index", axes=ax))
     np.testing.assert_array_equal(ns["q_pos"].numpy(), ax.q_pos)
     np.testing.assert_array_equal(ns["index"].numpy(), iv.index)
     np.testing.assert_array_equal(ns["rel"].numpy(), iv.rel)
@@ -66,7 +66,7 @@ def test_shaw_toy(name):
     s = SHAW[name]
     toy = toy_key(s)
     tv, tx = ui_shaw.toy_view(project(toy, ScoreKey)), ui_shaw.pair_axes(toy)
-    ns = run(shaw_snippet(s, part="toy", **tx.snippet_args()))
+    ns = run(shaw_snippet(s, part="toy", axes=tx))
     for key, ours in (
         ("content", tv.content),
         ("relative", tv.relative),

@@ -98,7 +98,7 @@ def shown_axes(s: T5Settings, points: int):
 def test_snippet_positions_and_buckets(name, part):
     s = SETTINGS[name]
     ax, q_pos, k_pos = shown_axes(s, t5_settings.PAIR_POINTS if part == "attention" else t5_settings.MAIN_POINTS)
-    ns = run(t5_snippet(s, part=part, **ax.snippet_args(), toy_dim=t5_settings.TOY_DIM))
+    ns = run(t5_snippet(s, part=part, axes=ax, toy_dim=t5_settings.TOY_DIM))
     assert torch.equal(ns["q_pos"], q_pos)
     assert torch.equal(ns["k_pos"], k_pos)
     assert torch.equal(ns["rel_pos"], relative_positions(q_pos, k_pos))
@@ -128,7 +128,7 @@ def test_snippet_bias(name, custom):
     ax, q_pos, k_pos = shown_axes(s, t5_settings.MAIN_POINTS)
     table = custom_table(s) if custom else seeded(s)
     listed = table.tolist() if custom else None
-    ns = run(t5_snippet(s, part="bias", **ax.snippet_args(), table=listed))
+    ns = run(t5_snippet(s, part="bias", axes=ax, table=listed))
     assert torch.equal(ns["table"], torch.from_numpy(table))
     want = t5_bias(
         torch.from_numpy(table), q_pos, k_pos, bidirectional=s.bidirectional, max_distance=s.max_distance, scale=s.scale
@@ -156,7 +156,7 @@ def test_snippet_attention(name, custom):
     code = t5_snippet(
         s,
         part="attention",
-        **ax.snippet_args(),
+        axes=ax,
         toy_dim=t5_settings.TOY_DIM,
         table=table.tolist() if custom else None,
     )
@@ -210,7 +210,7 @@ def test_snippet_attention_of_long_settings_as_the_page_caps_them(s):
     assert ax.q_stride > 1
     assert ax.k_stride > 1
     table = seeded(s)
-    ns = run(t5_snippet(toy, part="attention", **ax.snippet_args(), toy_dim=t5_settings.TOY_DIM))
+    ns = run(t5_snippet(toy, part="attention", axes=ax, toy_dim=t5_settings.TOY_DIM))
     without, with_bias = page_attention_view(toy, table)
     assert torch.equal(ns["q_pos"], q_pos)
     assert torch.equal(ns["k_pos"], k_pos)
@@ -226,7 +226,7 @@ def test_step_variables_follow_the_pipeline_figures():
 def test_snippet_steps(name):
     s = STEP_SETTINGS[name]
     ax, q_pos, k_pos = shown_axes(s, t5_settings.MAIN_POINTS)
-    code = t5_snippet(s, part="steps", **ax.snippet_args())
+    code = t5_snippet(s, part="steps", axes=ax)
     assert "relative_position_bucket" not in code  # the intermediates, not the function that hides them
     ns = run(code)
     assert torch.equal(ns["q_pos"], q_pos)
@@ -320,9 +320,7 @@ def test_snippet_pitfall_is_what_the_page_draws(custom):
     s = T5Settings(q_len=300, k_len=300, num_buckets=16, max_distance=40, heads=4, head=2, scale=0.5, seed=3)
     table = custom_table(s) if custom else seeded(s)
     px, _, _ = shown_axes(s, t5_settings.PITFALL_POINTS)
-    code = t5_snippet(
-        s, part="pitfall", **px.snippet_args(), table=table.tolist() if custom else None
-    )
+    code = t5_snippet(s, part="pitfall", axes=px, table=table.tolist() if custom else None)
     ns = run(code)
     view = page_bias_view(s, table)
     correct, transposed = view.pitfall

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from posviz.ui.code import SHOWN_FN, shown_args
+from posviz.ui.axes import Axes
+from posviz.ui.code import SHOWN_FN, shown_lines
 from posviz.ui.shaw.settings import ShawSettings
 
 SHAW_PARTS = ("index", "table", "row", "toy")
@@ -12,12 +13,8 @@ def shaw_snippet(
     s: ShawSettings,
     *,
     part: str,
-    q_stride: int = 1,
+    axes: Axes | None = None,
     k_stride: int = 1,
-    q_from: int = 0,
-    q_count: int | None = None,
-    k_from: int = 0,
-    k_count: int | None = None,
 ) -> str:
     """Code that rebuilds one of the Shaw page's tensors, the tensor2tensor way.
 
@@ -26,8 +23,8 @@ def shaw_snippet(
             (``table_k``, ``table_v``), ``"row"`` (``R_row``, (keys shown, dim):
             ``R[i]`` for the chosen query) or ``"toy"`` (``content``, ``relative``,
             ``weights_no_rel``, ``weights`` on the shown cells and ``value_term``).
-        q_stride, k_stride: the strides of the figure's positions (1: all).
-        q_from, q_count, k_from, k_count: the zoom window the figure draws (indices; None: all).
+        axes: the positions the figure draws, strided and zoomed (None: all).
+        k_stride: ``"row"``: the stride of the row figure's keys (1: all).
     """
     if part not in SHAW_PARTS:
         raise ValueError(f"part must be one of {SHAW_PARTS}; got {part!r}")
@@ -55,9 +52,8 @@ def shaw_snippet(
             "R_row = table_k[index]  # (keys shown, dim): R[i] = table[index[i]]",
         ]
         return "\n".join(lines) + "\n"
+    lines += shown_lines(axes)
     lines += [
-        f"q_pos = shown(q_len, {shown_args(q_stride, q_from, q_count)}) + offset  # query positions i",
-        f"k_pos = shown(k_len, {shown_args(k_stride, k_from, k_count)})  # key positions j",
         "rel = k_pos[None, :] - q_pos[:, None]  # (q, k): r = j - i, as tensor2tensor (key minus query)",
         "index = rel.clamp(-clip, clip) + clip  # (q, k): the table row of each pair",
     ]

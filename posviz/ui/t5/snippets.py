@@ -6,7 +6,8 @@ compares its tensors with the package's.
 
 from __future__ import annotations
 
-from posviz.ui.code import SHOWN_FN, shown_args
+from posviz.ui.axes import Axes
+from posviz.ui.code import SHOWN_FN, shown_lines
 from posviz.ui.t5.settings import AttentionKey
 
 T5_BUCKET_FN = '''\
@@ -75,12 +76,7 @@ def t5_snippet(
     s: AttentionKey,
     *,
     part: str,
-    q_stride: int = 1,
-    k_stride: int = 1,
-    q_from: int = 0,
-    q_count: int | None = None,
-    k_from: int = 0,
-    k_count: int | None = None,
+    axes: Axes | None = None,
     table: list[list[float]] | None = None,
     toy_dim: int = 32,
     r_range: tuple[int, int] | None = None,
@@ -97,8 +93,7 @@ def t5_snippet(
             ``"pitfall"`` (``correct`` and ``seeds``: the chosen head reshaped
             by ``permute(2, 0, 1)`` and by ``transpose(0, 2)``) or
             ``"profile"`` (``profile``: the bucket of every ``r`` in ``r_range``).
-        q_stride, k_stride: the strides of the figure's positions (1: all).
-        q_from, q_count, k_from, k_count: the window the figure zooms into (indices; None: all).
+        axes: the positions the figure draws, strided and zoomed (None: all).
         table: the bias table when it is not the seeded one.
         r_range: first and last ``r`` of the profile.
     """
@@ -118,9 +113,8 @@ def t5_snippet(
         ]
         return "\n".join(lines) + "\n"
     lines += [] if steps else _table_lines(s, table)
+    lines += shown_lines(axes)
     lines += [
-        f"q_pos = shown(q_len, {shown_args(q_stride, q_from, q_count)}) + offset  # query positions i",
-        f"k_pos = shown(k_len, {shown_args(k_stride, k_from, k_count)})  # key positions j",
         "rel_pos = k_pos[None, :] - q_pos[:, None]  # (q, k): r = j - i",
     ]
     if steps:
