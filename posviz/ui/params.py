@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 MAX_LEN = 131072
@@ -42,6 +42,30 @@ class Param:
     # kind "text": ``max`` is the most characters kept
 
 
+# The key axis's controls are the query axis's, with their own key, label and help.
+Q_LEN = Param(
+    "q_len",
+    "Query length q_len",
+    "int",
+    128,
+    "number",
+    min=1,
+    max=MAX_LEN,
+    step=1,
+    help="Number of query positions. Large values are drawn as a strided sample.",
+)
+Q_START = Param(
+    "q_start",
+    "Window: first query i",
+    "int",
+    0,
+    "number",
+    min=0,
+    max=MAX_LEN - 1,
+    step=1,
+    help="Position of the window's first query (moved back when the window would run past the end).",
+)
+
 PARAMS: dict[str, Param] = {
     p.key: p
     for p in [
@@ -53,26 +77,11 @@ PARAMS: dict[str, Param] = {
             "toggle",
             help="Large fonts and taller figures for a projector; explanations fold into expanders.",
         ),
-        Param(
-            "q_len",
-            "Query length q_len",
-            "int",
-            128,
-            "number",
-            min=1,
-            max=MAX_LEN,
-            step=1,
-            help="Number of query positions. Large values are drawn as a strided sample.",
-        ),
-        Param(
-            "k_len",
-            "Key length k_len",
-            "int",
-            128,
-            "number",
-            min=1,
-            max=MAX_LEN,
-            step=1,
+        Q_LEN,
+        replace(
+            Q_LEN,
+            key="k_len",
+            label="Key length k_len",
             help="Number of key positions (more than q_len with a cache or memory).",
         ),
         Param(
@@ -135,26 +144,11 @@ PARAMS: dict[str, Param] = {
             help="Zoom: draw only this many queries and keys from the positions below (at most 192 per axis "
             "are drawn, so a window of 192 or less shows every cell). 0 draws the whole view, strided.",
         ),
-        Param(
-            "q_start",
-            "Window: first query i",
-            "int",
-            0,
-            "number",
-            min=0,
-            max=MAX_LEN - 1,
-            step=1,
-            help="Position of the window's first query (moved back when the window would run past the end).",
-        ),
-        Param(
-            "k_start",
-            "Window: first key j",
-            "int",
-            0,
-            "number",
-            min=0,
-            max=MAX_LEN - 1,
-            step=1,
+        Q_START,
+        replace(
+            Q_START,
+            key="k_start",
+            label="Window: first key j",
             help="Position of the window's first key (moved back when the window would run past the end).",
         ),
         # Curves and vectors: a page narrows the bounds or sets its own default with setting(..., default=).

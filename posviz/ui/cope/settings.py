@@ -80,17 +80,8 @@ QUERY = Param(
     step=1,
     help="The query whose positions, interpolation and counting are inspected.",
 )
-KEY = Param(
-    "key",
-    "Key token j",
-    "int",
-    0,
-    "slider",
-    min=0,
-    max=COPE_MAX_TOKENS - 1,
-    step=1,
-    help="The key (j <= i) whose position p_ij is interpolated.",
-)
+# The key slider is the query slider, with its own key, label and help.
+KEY = replace(QUERY, key="key", label="Key token j", help="The key (j <= i) whose position p_ij is interpolated.")
 MASK_AFTER = Param(
     "mask_after",
     "Apply the mask after the gates (wrong)",
