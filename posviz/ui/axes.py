@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -31,6 +32,21 @@ class Axes:
     q_count: int | None = None
     k_from: int = 0
     k_count: int | None = None
+
+
+class Lengths(Protocol):
+    """Settings with a query and a key length."""
+
+    @property
+    def q_len(self) -> int: ...
+
+    @property
+    def k_len(self) -> int: ...
+
+
+def figure_args(ax: Axes, k: Lengths, lecture: bool) -> dict[str, Any]:
+    """The keyword arguments of a matrix figure drawn on ``ax``: the shown positions, the lengths, lecture mode."""
+    return dict(q_pos=ax.q_pos, k_pos=ax.k_pos, q_len=k.q_len, k_len=k.k_len, lecture=lecture)
 
 
 def axes(q_len: int, k_len: int, align: str, points: int, *, window: Window | None = None) -> Axes:

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from posviz.figures import shaw as fig
 from posviz.figures.memory import bytes_figure
+from posviz.ui.axes import figure_args
 from posviz.ui.cache import cached_figure
 from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
 from posviz.ui.shaw.settings import BytesKey, IndexKey, RowKey, ScoreKey, TableKey, ToyKey
@@ -27,16 +28,10 @@ from posviz.ui.shaw.views import (
 )
 
 
-def _shown(k: IndexKey, lecture: bool, *, toy: bool = False) -> dict:
-    """Positions and lengths of a matrix figure: the index panels, or (``toy``) the score and attention pairs."""
-    ax = pair_axes(k) if toy else main_axes(k)
-    return dict(q_pos=ax.q_pos, k_pos=ax.k_pos, q_len=k.q_len, k_len=k.k_len, lecture=lecture)
-
-
 @cached_figure
 def index(k: IndexKey, lecture: bool) -> go.Figure:
     v = index_view(k)
-    return fig.index_figure(v.rel, v.index, clip=k.clip, **_shown(k, lecture))
+    return fig.index_figure(v.rel, v.index, clip=k.clip, **figure_args(main_axes(k), k, lecture))
 
 
 def named_tables(k: TableKey) -> dict[str, np.ndarray]:
@@ -62,13 +57,13 @@ def relations_row(k: RowKey, lecture: bool) -> go.Figure:
 def scores(k: ScoreKey, lecture: bool) -> go.Figure:
     """``k`` is the toy key (lengths capped), as for the two below."""
     v = toy_view(k)
-    return fig.scores_figure(v.content, v.relative, **_shown(k, lecture, toy=True))
+    return fig.scores_figure(v.content, v.relative, **figure_args(pair_axes(k), k, lecture))
 
 
 @cached_figure
 def attention(k: ScoreKey, lecture: bool) -> go.Figure:
     v = toy_view(k)
-    return fig.attention_figure(v.without, v.with_rel, **_shown(k, lecture, toy=True))
+    return fig.attention_figure(v.without, v.with_rel, **figure_args(pair_axes(k), k, lecture))
 
 
 @cached_figure

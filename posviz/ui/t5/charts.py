@@ -10,6 +10,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from posviz.figures import t5 as fig
+from posviz.ui.axes import figure_args
 from posviz.ui.cache import cached_figure
 from posviz.ui.exports import columns_csv, panels_csv
 from posviz.ui.t5.notes import last_bucket_start
@@ -27,14 +28,9 @@ from posviz.ui.t5.views import (
 )
 
 
-def _shown(k: BucketKey, lecture: bool) -> dict:
-    ax = main_axes(k)
-    return dict(q_pos=ax.q_pos, k_pos=ax.k_pos, q_len=k.q_len, k_len=k.k_len, lecture=lecture)
-
-
 @cached_figure
 def relative_positions(k: BucketKey, lecture: bool) -> go.Figure:
-    return fig.relative_position_figure(bucket_view(k).steps.relative_position, **_shown(k, lecture))
+    return fig.relative_position_figure(bucket_view(k).steps.relative_position, **figure_args(main_axes(k), k, lecture))
 
 
 @cached_figure(max_entries=64)  # six steps of a few views
@@ -44,13 +40,15 @@ def pipeline_step(k: BucketKey, step: int, lecture: bool) -> go.Figure:
         step,
         num_buckets=k.num_buckets,
         bidirectional=k.bidirectional,
-        **_shown(k, lecture),
+        **figure_args(main_axes(k), k, lecture),
     )
 
 
 @cached_figure
 def buckets(k: BucketKey, lecture: bool) -> go.Figure:
-    return fig.bucket_figure(bucket_view(k).steps.bucket, num_buckets=k.num_buckets, **_shown(k, lecture))
+    return fig.bucket_figure(
+        bucket_view(k).steps.bucket, num_buckets=k.num_buckets, **figure_args(main_axes(k), k, lecture)
+    )
 
 
 @cached_figure
@@ -70,25 +68,19 @@ def bucket_profile(k: BucketKey, lecture: bool) -> go.Figure:
 
 @cached_figure
 def head_bias(k: HeadKey, table: bytes, lecture: bool) -> go.Figure:
-    return fig.bias_figure(head_view(k, table), head=k.head, **_shown(k, lecture))
+    return fig.bias_figure(head_view(k, table), head=k.head, **figure_args(main_axes(k), k, lecture))
 
 
 @cached_figure
 def bias_grid(k: GridKey, table: bytes, lecture: bool) -> go.Figure:
-    gx = grid_axes(k)
-    return fig.bias_grid_figure(
-        grid_view(k, table), q_pos=gx.q_pos, k_pos=gx.k_pos, q_len=k.q_len, k_len=k.k_len, lecture=lecture
-    )
+    return fig.bias_grid_figure(grid_view(k, table), **figure_args(grid_axes(k), k, lecture))
 
 
 @cached_figure
 def attention(k: AttentionKey, table: bytes, lecture: bool) -> go.Figure:
     """``k`` is the toy key (lengths capped)."""
     without, with_bias = attention_view(k, table)
-    px = pair_axes(k)
-    return fig.attention_figure(
-        without, with_bias, head=k.head, q_pos=px.q_pos, k_pos=px.k_pos, q_len=k.q_len, k_len=k.k_len, lecture=lecture
-    )
+    return fig.attention_figure(without, with_bias, head=k.head, **figure_args(pair_axes(k), k, lecture))
 
 
 def middle_query(k: AttentionKey) -> tuple[int, int]:
@@ -111,10 +103,7 @@ def attention_row(k: AttentionKey, table: bytes, lecture: bool) -> go.Figure:
 @cached_figure
 def pitfall(k: HeadKey, table: bytes, lecture: bool) -> go.Figure:
     correct, transposed = pitfall_view(k, table)
-    px = pitfall_axes(k)
-    return fig.pitfall_figure(
-        correct, transposed, head=k.head, q_pos=px.q_pos, k_pos=px.k_pos, q_len=k.q_len, k_len=k.k_len, lecture=lecture
-    )
+    return fig.pitfall_figure(correct, transposed, head=k.head, **figure_args(pitfall_axes(k), k, lecture))
 
 
 # The data behind each figure as CSV (built when the download is clicked).
