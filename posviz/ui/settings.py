@@ -86,11 +86,12 @@ def read_settings(cls: type[T], *, where: Any = None) -> T:
     return cls(**values)
 
 
-def project(settings: Any, cls: type[T]) -> T:
+def project(settings: Any, cls: type[T], **given: Any) -> T:
     """The fields of ``settings`` that ``cls`` names: a narrower cache key.
 
     A cached view that takes ``project(s, BucketKey)`` depends on those fields
     only, and cannot read any other (the attribute does not exist), so a
-    change of ``head`` does not recompute the buckets.
+    change of ``head`` does not recompute the buckets. Fields in ``given``
+    take those values instead (a capped length, a nested key).
     """
-    return cls(**{f.name: getattr(settings, f.name) for f in fields(cls)})
+    return cls(**{f.name: given[f.name] if f.name in given else getattr(settings, f.name) for f in fields(cls)})

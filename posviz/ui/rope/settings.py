@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from dataclasses import dataclass
 
 from posviz.encodings.rope import LAYOUTS, METHOD_OPTIONS, rope_scaling
 from posviz.ui.params import PARAMS
@@ -179,27 +178,19 @@ class Keys:
     attention: AttentionKey
 
 
-K = TypeVar("K")
-
-
-def _narrow(cls: type[K], s: RopeSettings, **given: Any) -> K:
-    """A key of class ``cls``: the fields given, the others copied from the settings by name."""
-    return cls(**{f.name: given[f.name] if f.name in given else getattr(s, f.name) for f in fields(cls)})
-
-
 def keys(s: RopeSettings) -> Keys:
     """The page's keys from its settings."""
-    freq = _narrow(FreqKey, s, seq_len=s.seq_len if s.method == "dynamic" else None)
+    freq = project(s, FreqKey, seq_len=s.seq_len if s.method == "dynamic" else None)
     return Keys(
         scaling=project(s, ScalingKey),
         freq=freq,
         permutation=project(s, PermutationKey),
-        matrix=_narrow(MatrixKey, s, freq=freq),
-        vectors=_narrow(VectorsKey, s, freq=freq),
-        pairs=_narrow(PairsKey, s, freq=freq),
-        relative=_narrow(RelativeKey, s, freq=freq),
-        decay=_narrow(DecayKey, s, freq=freq),
-        attention=_narrow(AttentionKey, s, freq=freq, length=min(TOY_LEN, s.seq_len)),
+        matrix=project(s, MatrixKey, freq=freq),
+        vectors=project(s, VectorsKey, freq=freq),
+        pairs=project(s, PairsKey, freq=freq),
+        relative=project(s, RelativeKey, freq=freq),
+        decay=project(s, DecayKey, freq=freq),
+        attention=project(s, AttentionKey, freq=freq, length=min(TOY_LEN, s.seq_len)),
     )
 
 

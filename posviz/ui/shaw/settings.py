@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from posviz.encodings.positions import query_positions
 from posviz.ui.params import MAX_LEN, PARAMS, Param
@@ -145,12 +145,12 @@ class BytesKey:
 
 
 def row_key(s: ShawSettings) -> RowKey:
-    return replace(project(s, RowKey), row=s.shown_row)
+    return project(s, RowKey, row=s.shown_row)
 
 
 def toy_key(s: ShawSettings) -> ToyKey:
     """The toy attention's key: lengths capped at ``TOY_MAX_LEN`` (both, so ``q_len <= k_len`` stays true)."""
-    return replace(project(s, ToyKey), q_len=s.toy_q_len, k_len=s.toy_k_len)
+    return project(s, ToyKey, q_len=s.toy_q_len, k_len=s.toy_k_len)
 
 
 def problem(s: IndexKey) -> str | None:
