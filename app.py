@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from posviz.ui.chrome import lecture_styles
+from posviz.ui.chrome import FAVICON, lecture_styles, page_config
 from posviz.ui.controls import control, finish_run, start_run
 from posviz.ui.exports import forget_figure_key
 
-# No page_icon: a Material icon favicon is fetched from Google's font servers at run time.
-st.set_page_config(page_title="posviz", layout="wide")
+# The favicon is set before st.navigation, or the browser fetches the page's Material icon from a font host.
+st.set_page_config(page_title="posviz", page_icon=FAVICON, layout="wide")
 
 pages = [
     st.Page("pages/home.py", title="Why position?", icon=":material/home:", default=True),
@@ -23,6 +23,7 @@ pages = [
     st.Page("pages/compare.py", title="Compare every scheme", icon=":material/compare:", url_path="compare"),
 ]
 page = st.navigation(pages)
+page_config(page.title)  # the tab title and a favicon served by the app, not a font host
 start_run(page.url_path)
 forget_figure_key()  # each page says what its cached figures depend on
 with st.sidebar:
