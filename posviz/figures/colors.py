@@ -25,15 +25,16 @@ MARK_MAX = 4000  # and at most this many
 LOG_DECADES = 4  # a log colour scale spans 4 decades below the largest magnitude
 
 
-def log_colors(z: np.ndarray, decades: int) -> tuple[np.ndarray, dict]:
+def log_colors(z: np.ndarray, decades: int, *, top: float | None = None) -> tuple[np.ndarray, dict]:
     """Colour values ``log10(|z|)`` clipped to ``decades`` below the largest, and their colour-bar ticks.
 
     The data must be of one sign (weights >= 0, ALiBi biases <= 0); the ticks carry
-    the true values, so the bar reads in the data's own units.
+    the true values, so the bar reads in the data's own units. ``top``: the largest
+    magnitude, when several panels share the scale.
     """
     finite = z[np.isfinite(z)]
     sign = -1.0 if finite.size and finite.max() <= 0 and finite.min() < 0 else 1.0
-    top = float(np.abs(finite).max()) if finite.size else 1.0
+    top = top if top is not None else (float(np.abs(finite).max()) if finite.size else 1.0)
     top = top or 1.0
     lo = 10.0 ** (math.ceil(math.log10(top) - 1e-9) - decades)  # a whole decade: the clip reads plainly
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -301,7 +301,8 @@ def heatmap_row(
 
     Each panel has its own colour scale and a horizontal colour bar under it,
     unless ``shared_scale`` (then one scale, taken from the first panel's
-    palette, spans every panel). Masked cells are gaps over a grey background.
+    palette, spans every panel). Masked cells are gaps over a grey background,
+    with a legend entry (``mask_label``).
     """
     n = len(panels)
     gap = 0.07 if lecture else 0.05
@@ -311,6 +312,7 @@ def heatmap_row(
         finite = [as_array(p.z)[np.isfinite(as_array(p.z))] for p in panels]
         both = np.concatenate([f.ravel() for f in finite]) if finite else np.zeros(1)
         shared = colors_for(both if both.size else np.zeros(1), panels[0].palette, panels[0].zmin, panels[0].zmax)
+        top = float(np.abs(both).max()) if both.size else 1.0
     masks = []
     for c, p in enumerate(panels):
         z = as_array(p.z).astype(np.float32)
@@ -319,8 +321,8 @@ def heatmap_row(
             masks.append((1, c + 1, mask))
             z = np.where(mask, np.nan, z)
         colour = None
-        if p.log_scale and not shared_scale:
-            colour, colors = log_colors(z, LOG_DECADES)
+        if p.log_scale:
+            colour, colors = log_colors(z, LOG_DECADES, top=top if shared_scale else None)
             ticks = colors.pop("colorbar_ticks")
         else:
             colors, ticks = (shared if shared_scale else colors_for(z, p.palette, p.zmin, p.zmax)), {}

@@ -47,13 +47,12 @@ def term_profile_figure(terms, *, names, positions, causal: bool, lecture: bool 
         )
     fig.update_xaxes(title_text=f"distance i − j from the last query (i = {last})")
     fig.update_yaxes(title_text="position term: logit − q·k/√d")
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
     return finish(
         fig,
         title="What each scheme adds to one query's logits, against distance",
         subtitle=subtitle_lines(
-            "smooth in distance: T5 (in buckets), ALiBi (a straight line); content-dependent: Shaw, RoPE, CoPE; "
-            "no pattern: learned",
+            "a function of distance alone: ALiBi (a straight line), T5 (one learned value per bucket; "
+            "random here, so steps with no trend); content-dependent: Shaw, RoPE, CoPE; no pattern: learned",
             f"the same q and k for every scheme; {_mode(causal)}",
         ),
         lecture=lecture,
@@ -112,7 +111,6 @@ def attention_row_figure(weights, *, names, positions, lecture: bool = False) ->
         )
     fig.update_xaxes(title_text="key position j")
     fig.update_yaxes(title_text="attention weight", rangemode="tozero")
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
     return finish(
         fig,
         title=f"Where the last query (i = {last}) looks, scheme by scheme",

@@ -17,7 +17,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 LINE_EM = 1.3  # Plotly's line height for text with <br>
-CHAR_EM = 0.6  # mean advance of a character (em): wider than Arial, about DejaVu Sans or Verdana
+# The app's own font (Streamlit serves it, so every viewer has it); measured mean
+# advance of a character in our titles: 0.38-0.42 em. 0.5 em leaves room for the
+# sans-serif fallback (DejaVu Sans, about 0.5 em).
+FONT = '"Source Sans", "Source Sans Pro", sans-serif'
+CHAR_EM = 0.5
 TITLE_PAD = 10  # px above the title
 GAP = 12  # px between stacked blocks (title, subtitle, subplot titles, plot)
 LEGEND_SYMBOL = 40  # px a legend entry spends beside its text
@@ -92,10 +96,11 @@ def line_count(text: str | None) -> int:
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def number(x: float, digits: int = 4) -> str:
+def number(x: float, digits: int = 4, *, power: bool = False) -> str:
     """A number for prose, legends and titles: ``digits`` significant digits, never ``4.712e+04``.
 
-    47123.9 -> "47124", 0.0123456 -> "0.01235", 1e-07 -> "1·10⁻⁷", 3e9 -> "3·10⁹".
+    47123.9 -> "47124", 0.0123456 -> "0.01235", 1e-07 -> "10⁻⁷", 3e9 -> "3·10⁹";
+    ``power``: always as a power of ten (the ticks of an axis that needs it anywhere).
     """
     x = float(x)
     if not math.isfinite(x):
@@ -103,7 +108,7 @@ def number(x: float, digits: int = 4) -> str:
     if x == 0:
         return "0"
     magnitude = math.floor(math.log10(abs(x)))
-    if -4 <= magnitude < 7:
+    if -4 <= magnitude < 7 and not power:
         decimals = max(0, digits - 1 - magnitude)
         text = f"{x:.{decimals}f}"
         if "." in text:
@@ -125,10 +130,11 @@ def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
     """
     lo, hi = min(lo, hi), max(lo, hi)
     first, last = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
-    steps = (1.0,) if last - first >= 2 else (1.0, 2.0, 5.0)
+    steps = (1.0,) if math.log10(hi / lo) >= 2 else (1.0, 2.0, 5.0)
     vals = [s * 10.0**e for e in range(first, last + 1) for s in steps]
     vals = [v for v in vals if lo * 0.999 <= v <= hi * 1.001] or [10.0**first]
-    return vals, [number(v, 3) for v in vals]
+    power = vals[0] < 1e-4 or vals[-1] >= 1e7  # one notation along the axis
+    return vals, [number(v, 3, power=power) for v in vals]
 
 
 def _axis_values(fig: go.Figure, name: str) -> np.ndarray:
@@ -286,7 +292,7 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
             pad=dict(l=TITLE_PAD, t=TITLE_PAD),
             subtitle=dict(text=sub_text, font=dict(size=lk.font, color=SUBTITLE_COLOR)),
         ),
-        font=dict(size=lk.font),
+        font=dict(size=lk.font, family=FONT),
         height=height,
         margin=dict(l=20, r=20, t=top, b=bottom),
         hoverlabel=dict(font=dict(size=lk.font)),

@@ -73,8 +73,7 @@ def bytes_figure(
             text=f"L = {current}",
             showarrow=False,
             xanchor="left",
-            font_size=lk.font - 2,
+            font_size=lk.font,
         )
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.18, x=0))
     sub = subtitle_lines(subtitle, "● allocated and measured here   ○ the same operation on PyTorch's meta device")
     return finish(fig, title=title, subtitle=sub, lecture=lecture, height=int(lk.height * 0.9))

@@ -15,6 +15,7 @@ from posviz.figures.common import (
     heatmap,
     heatmap_grid,
     look,
+    number,
     subtitle_lines,
 )
 
@@ -105,7 +106,6 @@ def frequency_figure(
         line=dict(color=SLOW, dash="dash"),
         annotation_text=f"seq_len = {seq_len}",
         annotation_position="top left",
-        annotation_font_size=lk.font - 2,
     )
     if original_max_position is not None and method != "default" and original_max_position != seq_len:
         fig.add_hline(
@@ -115,14 +115,11 @@ def frequency_figure(
             line=dict(color=GREY, dash="dot"),
             annotation_text=f"original context = {original_max_position}",
             annotation_position="bottom right",
-            annotation_font_size=lk.font - 2,
         )
     fig.update_yaxes(type="log", exponentformat="power")
     fig.update_yaxes(title_text="θ_k (log)", row=1, col=1)
     fig.update_yaxes(title_text="tokens per turn (log)", row=1, col=2)
     fig.update_xaxes(title_text="pair k")
-    fig.update_annotations(font_size=lk.font)
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
     n_slow = int(slow.sum())
     return finish(
         fig,
@@ -246,7 +243,7 @@ def pair_circles_figure(
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=[f"k = {k}, θ = {t:.2g}" for k, t in zip(pairs, inv, strict=True)],
+        subplot_titles=[f"k = {k}, θ = {number(t, 2)}" for k, t in zip(pairs, inv, strict=True)],
         horizontal_spacing=0.02,
         vertical_spacing=0.12 / max(rows - 1, 1) if rows > 1 else 0.0,
     )
@@ -290,8 +287,6 @@ def pair_circles_figure(
     for i in range(count):  # equal aspect in every panel
         suffix = "" if i == 0 else str(i + 1)
         fig.update_layout({f"yaxis{suffix}": dict(scaleanchor=f"x{suffix}", scaleratio=1)})
-    fig.update_annotations(font_size=lk.font - 3)
-    fig.update_layout(legend=dict(orientation="h", y=-0.08, x=0))
     panel = 230 if lecture else 150
     fig = finish(
         fig,
@@ -303,7 +298,6 @@ def pair_circles_figure(
         lecture=lecture,
         height=panel * rows + 190,
     )
-    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font))
     return fig
 
 
@@ -345,7 +339,7 @@ def shift_figure(shifts, scores, *, m: int, n: int, lecture: bool = False) -> go
     return finish(
         fig,
         title=f"Shifting both positions: m + t = {m} + t, n + t = {n} + t",
-        subtitle=f"largest minus smallest score over these shifts: {spread:.2e} (float64 rounding)",
+        subtitle=f"largest minus smallest score over these shifts: {number(spread, 3)} (float64 rounding)",
         lecture=lecture,
         height=int(lk.height * 0.75),
     )
@@ -393,7 +387,6 @@ def decay_figure(
         )
     fig.update_xaxes(title_text="distance r = n − m (log)", type="log")
     fig.update_yaxes(title_text="relative to distance 0", rangemode="tozero")
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
     return finish(
         fig,
         title=f"Long-term decay, d = {dim}, distances up to {seq_len - 1}",
@@ -433,18 +426,18 @@ def scaling_freq_figure(
                     dash=None if bold else "dot",
                 ),
                 marker=dict(size=lk.line * 2 + 2),
-                name=f"{name} (attention factor {attention[name]:.4g})",
+                name=f"{name} (attention factor {number(attention[name])})",
                 hovertemplate="pair k = %{x}<br>inv_freq / default = %{y:.4g}<extra>" + name + "</extra>",
             )
         )
     fig.update_xaxes(title_text="pair k (fast → slow)")
     fig.update_yaxes(title_text="inv_freq / default (log)", type="log")
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
     return finish(
         fig,
-        title=f"What each method does to each pair (factor = {factor:g})",
+        title=f"What each method does to each pair (factor = {number(factor)})",
         subtitle=subtitle_lines(
-            f"1: the pair is left alone; 1/{factor:g}: the pair turns {factor:g} times slower (interpolated)",
+            f"1: the pair is left alone; 1/{number(factor)}: the pair turns {number(factor)} times slower "
+            "(interpolated)",
             f"bold: {chosen}; dynamic is drawn at the page's seq_len",
         ),
         lecture=lecture,
@@ -501,8 +494,6 @@ def angle_figure(
     fig.update_xaxes(title_text="position (log)", type="log")
     fig.update_yaxes(type="log", exponentformat="power")
     fig.update_yaxes(title_text="angle (turns, log)", row=1, col=1)
-    fig.update_annotations(font_size=lk.font)
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
     fig = finish(
         fig,
         title="Rotation angle against position, fast, middle and slow pairs",
@@ -514,7 +505,6 @@ def angle_figure(
         lecture=lecture,
         height=int(lk.height * 0.9),
     )
-    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font))
     return fig
 
 

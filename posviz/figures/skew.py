@@ -8,7 +8,17 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.encodings.skew import SkewSteps
-from posviz.figures.common import MASK_COLOR, Panel, as_array, compact, finish, heatmap_row, look, subtitle_lines
+from posviz.figures.common import (
+    MASK_COLOR,
+    Panel,
+    as_array,
+    compact,
+    finish,
+    heatmap_row,
+    look,
+    number,
+    subtitle_lines,
+)
 
 MAX_TEXT = 16  # write the values into the cells up to L = 16
 MAX_HOVER = 64  # per-cell provenance in the hover up to L = 64 (it triples the chart's bytes)
@@ -282,7 +292,7 @@ def skew_check_figure(
             Panel(result, "the skew's result, masked", "score", "diverging", -bound, bound, mask=~valid),
             Panel(diff, "|skew − gather|", "difference", "sequential", 0.0, max(max_diff, 1e-12), ".1e", mask=~valid),
         ]
-        sub = f"largest difference on the kept entries: {max_diff:.2e} (float32 rounding)"
+        sub = f"largest difference on the kept entries: {number(max_diff, 3)} (float32 rounding)"
     fig = heatmap_row(
         panels,
         q_pos=q_pos,

@@ -89,7 +89,7 @@ def test_score_and_shift_figures():
     assert "j − i" in fig.layout.title.subtitle.text
     shift = shift_figure(np.array([1, 10, 100]), np.array([2.0, 2.0, 2.0 + 1e-12]), m=1, n=2)
     assert shift.layout.xaxis.type == "log"
-    assert "1.00e-12" in shift.layout.title.subtitle.text
+    assert "10⁻¹²" in shift.layout.title.subtitle.text
 
 
 def test_decay_figure_relative_to_zero_with_envelope():

@@ -115,4 +115,4 @@ def test_check_figures(variant):
     fig6 = skew_check_figure(result, gather, valid, 6, variant=variant, max_diff=1e-7)
     masked = np.asarray([t for t in fig6.data if isinstance(t, go.Heatmap)][0].z, dtype=float)
     assert np.isnan(masked[~valid.numpy()]).all()
-    assert "1.00e-07" in fig6.layout.title.subtitle.text
+    assert "10⁻⁷" in fig6.layout.title.subtitle.text
