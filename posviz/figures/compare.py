@@ -78,16 +78,20 @@ def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = F
 def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
     """Every scheme's attention map on one sequential colour scale."""
     pos = as_array(positions)
+    w = as_array(weights)
     return heatmap_grid(
-        weights,
+        w,
         q_pos=pos,
         k_pos=pos,
         titles=list(names),
         title="Attention on the same toy sequence, one colour scale",
-        subtitle=f"softmax over keys of each row; {_mode(causal)}",
+        subtitle=f"softmax over keys of each row; {_mode(causal)}; colour: log scale",
         value_name="weight",
         palette="sequential",
         lecture=lecture,
+        mask=~np.isfinite(w) | (w == 0),  # exactly 0 only where a key is masked (softmax of -inf)
+        mask_label="masked keys",
+        log_scale=True,
     )
 
 

@@ -214,11 +214,15 @@ def attention_figure(none, relative, cope, *, q_pos, k_pos, n: int, lecture: boo
         k_len=n,
         titles=list(ATTENTION_TITLES),
         title="Attention weights: no position, relative positions, CoPE",
-        subtitle="softmax(q_i · k_j / √d + position term) over j ≤ i; the same toy q, k and embeddings e",
+        subtitle="softmax(q_i · k_j / √d + position term) over j ≤ i; the same toy q, k and embeddings e; "
+        "colour: log scale",
         value_name="weight",
         palette="sequential",
         cols=3,
         lecture=lecture,
+        mask=as_array(k_pos)[None, :] > as_array(q_pos)[:, None],
+        mask_label="future keys j > i: masked",
+        log_scale=True,
     )
 
 
@@ -284,7 +288,7 @@ def counting_figure(
 def pitfall_figure(correct, wrong, *, q_pos, k_pos, n: int, lecture: bool = False) -> go.Figure:
     """Positions with the mask applied before the gates (right) and after them (wrong), on one scale."""
     future = as_array(k_pos)[None, :] > as_array(q_pos)[:, None]
-    both = np.stack([np.where(future, np.nan, as_array(m)) for m in (correct, wrong)]).astype(np.float32)
+    both = np.stack([as_array(m) for m in (correct, wrong)]).astype(np.float32)
     fig = heatmap_grid(
         both,
         q_pos=q_pos,
@@ -298,8 +302,9 @@ def pitfall_figure(correct, wrong, *, q_pos, k_pos, n: int, lecture: bool = Fals
         palette="sequential",
         cols=2,
         lecture=lecture,
+        mask=future,
+        mask_label="future keys j > i: never attended",
     )
-    fig.update_traces(hoverongaps=False)
     return fig
 
 

@@ -517,9 +517,13 @@ def attention_figure(weights, *, positions, titles: list[str], lecture: bool = F
         k_pos=pos,
         titles=titles,
         title="Attention on a toy sequence, causal, with and without RoPE on q and k",
-        subtitle="same token: every position holds the same vector, so only RoPE can tell them apart",
+        subtitle="same token: every position holds the same vector, so only RoPE can tell them apart; "
+        "colour: log scale",
         value_name="weight",
         palette="sequential",
         cols=len(titles),
         lecture=lecture,
+        mask=pos[None, :] > pos[:, None],
+        mask_label="future keys j > i: masked",
+        log_scale=True,
     )

@@ -19,6 +19,7 @@ from posviz.figures.common import (
     number,
     subtitle_lines,
 )
+from posviz.figures.layout import TITLE_PAD, title_font, wrap
 
 MAX_TEXT = 16  # write the values into the cells up to L = 16
 MAX_HOVER = 64  # per-cell provenance in the hover up to L = 64 (it triples the chart's bytes)
@@ -257,12 +258,19 @@ def skew_animation_figure(
             )
         ],
     )
+    # The frames change the title: lay it out for the longest one, then give each frame its own at that size.
+    shown = titles[: len(frames)]
+    longest = max(shown, key=lambda t: len(wrap(t, size=title_font(t, lk), width=lk.width)))
     fig = finish(
         fig,
-        title=titles[0],
+        title=longest,
         subtitle=f"Play runs steps 1 to 4 in the browser; colour: the {COLOUR_BY[colour_by]}; grey: a padded zero",
         lecture=lecture,
     )
+    size = fig.layout.title.font.size
+    for frame, title in zip(fig.frames, shown, strict=True):
+        frame.layout.title.text = wrap(title, size=size, width=lk.width - 2 * TITLE_PAD)
+    fig.layout.title.text = fig.frames[0].layout.title.text
     fig.update_layout(margin_b=170 if lecture else 130)
     return fig
 

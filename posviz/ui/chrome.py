@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import streamlit as st
@@ -79,8 +80,20 @@ html { font-size: 23px; }
 </style>"""
 
 
+_CSS_SENT = "_posviz_lecture_css_sent"
+# Tables read the root font size once, when they are first drawn: the style must be
+# in the page before them. The browser applies elements that arrive within about
+# 10 ms together, so the first lecture run of a session waits this long after it.
+CSS_LEAD_S = 0.2
+
+
 def lecture_styles() -> None:
     """Lecture mode: larger text, the sidebar collapsed on a new visit (figures enlarge themselves)."""
-    if lecture_mode():
-        st.set_page_config(initial_sidebar_state="collapsed")
-        st.html(_LECTURE_CSS)
+    if not lecture_mode():
+        st.session_state.pop(_CSS_SENT, None)
+        return
+    st.set_page_config(initial_sidebar_state="collapsed")
+    st.html(_LECTURE_CSS)
+    if not st.session_state.get(_CSS_SENT):
+        st.session_state[_CSS_SENT] = True
+        time.sleep(CSS_LEAD_S)

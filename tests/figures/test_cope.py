@@ -87,8 +87,12 @@ def test_position_logits_and_attention_figures():
     assert fig.data[0].zmid == 0.0 and np.isnan(np.asarray(fig.data[0].z, dtype=float)[FUTURE]).all()
     a = np.tril(np.ones((N, N), dtype=np.float32))
     grid = attention_figure(a, a * 0.5, a * 0.25, q_pos=POS, k_pos=POS, n=N)
-    assert [t.type for t in grid.data] == ["heatmap"] * 3
+    assert [t.type for t in grid.data] == ["heatmap"] * 3 + ["scatter"]  # + the masked keys' legend entry
     assert [ann.text for ann in grid.layout.annotations] == list(ATTENTION_TITLES)
+    for h, t in enumerate(grid.data[:3]):  # log colour, true weights in the hover, future keys masked
+        assert np.isnan(np.asarray(t.z, dtype=float)[FUTURE]).all()
+        np.testing.assert_allclose(np.asarray(t.customdata)[..., 1][~FUTURE], (a * 0.5**h)[~FUTURE])
+    assert grid.layout.coloraxis.cmax == 0.0  # log10 of the largest weight, 1
 
 
 def test_counting_figure():
@@ -107,8 +111,9 @@ def test_pitfall_figures():
     right = np.tril(np.ones((N, N), dtype=np.float32))
     wrong = right + 2 * np.tril(np.ones((N, N), dtype=np.float32))
     fig = pitfall_figure(right, wrong, q_pos=POS, k_pos=POS, n=N)
-    assert len(fig.data) == 2
+    assert [t.type for t in fig.data] == ["heatmap", "heatmap", "scatter"]
     assert np.isnan(np.asarray(fig.data[1].z, dtype=float)[FUTURE]).all()
+    assert "future" in fig.data[2].name and fig.data[2].showlegend
     diff = pitfall_difference_figure(wrong - right, q_pos=POS, k_pos=POS, n=N)
     z = np.asarray(diff.data[0].z, dtype=float)
     assert (z[~FUTURE] == 2).all() and np.isnan(z[FUTURE]).all()

@@ -169,7 +169,11 @@ def test_compare_view_terms_and_figures():
     f = cfig.term_grid_figure(v.terms, names=v.names, positions=v.positions, causal=True)
     assert len(f.data) == 8 and f.layout.coloraxis.cmid == 0
     g = cfig.attention_grid_figure(v.weights, names=v.names, positions=v.positions, causal=True)
-    assert g.layout.coloraxis.colorscale and len(g.data) == 8
+    maps = [t for t in g.data if t.type == "heatmap"]
+    assert len(maps) == 8 and g.layout.coloraxis.colorbar.title.text == "weight (log)"
+    masked = ~np.isfinite(v.weights) | (v.weights == 0)
+    assert masked.any() and all(np.isnan(np.asarray(t.z))[masked[h]].all() for h, t in enumerate(maps))
+    assert [t.name for t in g.data if t.type == "scatter"] == ["masked keys"]  # their own legend entry
     p = cfig.term_profile_figure(v.terms, names=v.names, positions=v.positions, causal=True)
     assert list(p.data[0].x) == list(range(12)) and len(p.data) == 8
 

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from posviz.encodings.skew import VARIANTS, cell_sources, relative_gather, skew_steps_for
+from posviz.figures.layout import CHAR_EM, look
 from posviz.figures.skew import (
     STEP_KEYS,
     relative_center,
@@ -97,6 +98,13 @@ def test_animation_has_a_frame_per_step_and_play():
     assert shapes == [(L, 2 * L - 1), (L, 2 * L), (L + 1, 2 * L - 1), (L, L)]
     assert fig.layout.updatemenus[0].buttons[0].label.endswith("Play")
     assert len(fig.layout.sliders[0].steps) == 4
+    # Each frame brings its own title, wrapped for the room at the figure's title size.
+    lecture = skew_animation_figure(steps, sources, variant="unmasked", seq_len=L, lecture=True)
+    titles = [f.layout.title.text.replace("<br>", " ") for f in lecture.frames]
+    assert titles == list(step_titles("unmasked")[:4])
+    lk, size = look(True), lecture.layout.title.font.size
+    for frame in lecture.frames:
+        assert all(len(line) * CHAR_EM * size <= lk.width for line in frame.layout.title.text.split("<br>"))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
