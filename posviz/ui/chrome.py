@@ -71,7 +71,7 @@ html { font-size: 23px; }
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * {
   white-space: normal; overflow: visible; text-overflow: clip;
 }
-[data-testid="stMetricValue"] { font-size: 40px; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 36px; }
 /* Slider values: a size that fits above the thumb. */
 [data-testid="stSliderThumbValue"] p, [data-testid="stSliderTickBar"] p { font-size: 18px; line-height: 1.2; }
 [data-testid="stSliderThumbValue"] { top: auto; bottom: calc(100% + 6px); }
