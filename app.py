@@ -3,11 +3,11 @@
 import streamlit as st
 
 from posviz.schemes import PAGES
-from posviz.ui.chrome import lecture_styles
+from posviz.ui.chrome import FAVICON, lecture_styles, page_config
 from posviz.ui.controls import control, finish_run, start_run
 
-# No page_icon: a Material icon favicon is fetched from Google's font servers at run time.
-st.set_page_config(page_title="posviz", layout="wide")
+# The favicon is set before st.navigation, or the browser fetches the page's Material icon from a font host.
+st.set_page_config(page_title="posviz", page_icon=FAVICON, layout="wide")
 
 page = st.navigation(
     [
@@ -15,6 +15,7 @@ page = st.navigation(
         for p in PAGES
     ]
 )
+page_config(page.title)  # the tab title and a favicon served by the app, not a font host
 start_run(page.url_path)
 with st.sidebar:
     control("lecture")

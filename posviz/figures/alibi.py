@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.figures.common import as_array, compact, finish, heatmap_grid, look, subtitle_lines
+from posviz.figures.common import as_array, compact, finish, heatmap_grid, look, number, subtitle_lines
 
 BASE_COLOR = "#1f77b4"  # slopes of the closest power of two
 EXTRA_COLOR = "#d62728"  # slopes borrowed from twice that many heads
@@ -13,7 +13,7 @@ GREY = "#b0b0b0"
 
 
 def _log2_text(m: float) -> str:
-    return f"2^{np.log2(m):.3g}"
+    return f"2^{number(np.log2(m), 3)}"
 
 
 def slopes_figure(slopes, *, closest: int, lecture: bool = False) -> go.Figure:
@@ -42,11 +42,10 @@ def slopes_figure(slopes, *, closest: int, lecture: bool = False) -> go.Figure:
         )
     fig.update_xaxes(title_text="head h")
     fig.update_yaxes(title_text="slope m (log)", type="log", exponentformat="power")
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
     return finish(
         fig,
         title=f"Slopes of {len(m)} heads: a geometric sequence",
-        subtitle=f"steepest m = {m.max():.4g} (looks a few tokens back), flattest m = {m.min():.3g} (sees far)",
+        subtitle=f"steepest m = {number(m.max())} (looks a few tokens back), flattest m = {number(m.min())} (sees far)",
         lecture=lecture,
         height=int(lk.height * 0.8),
     )
@@ -111,12 +110,16 @@ def interleave_figure(base, doubled, extra, *, heads: int, lecture: bool = False
 def bias_grid_figure(
     bias, *, heads_shown, slopes, positions, seq_len: int, causal: bool, heads: int, lecture: bool = False
 ) -> go.Figure:
-    """The bias of the shown heads as small multiples on one colour scale; future keys blank when causal."""
+    """The bias of the shown heads as small multiples on one shared, one-sided, logarithmic colour scale.
+
+    Every bias is <= 0, and the heads' slopes span two orders of magnitude or more:
+    on a linear scale the flat heads would be blank. The colour is ``log10 |bias|``
+    (the bar is labelled in bias values); future keys, masked when causal, have
+    their own colour and a legend entry.
+    """
     z = as_array(bias).astype(np.float32)
     pos = as_array(positions)
-    if causal:
-        future = pos[None, :] > pos[:, None]
-        z = np.where(future[None], np.nan, z)
+    future = (pos[None, :] > pos[:, None]) if causal else None
     m = as_array(slopes)
     titles = [f"head {int(h) + 1}: m = {_log2_text(float(m[i]))}" for i, h in enumerate(as_array(heads_shown))]
     shown = "every head" if len(titles) == heads else f"{len(titles)} of {heads} heads, evenly spread"
@@ -127,14 +130,17 @@ def bias_grid_figure(
         titles=titles,
         title="The bias −m (i − j) per head" if causal else "The symmetric bias −m |i − j| per head",
         subtitle=subtitle_lines(
-            shown + ("; blank: future keys, masked" if causal else "; every key visible"),
-            "one colour scale: steep heads are dark a few tokens from the diagonal, flat heads stay pale",
+            shown + ("; future keys masked" if causal else "; every key visible"),
+            "one colour scale for all heads, logarithmic in |bias|: steep heads turn dark a few tokens from "
+            "the diagonal, flat heads only far from it",
         ),
         value_name="bias",
-        palette="diverging",
         q_len=seq_len,
         k_len=seq_len,
         lecture=lecture,
+        mask=future,
+        mask_label="future keys j > i: masked (no bias, no attention)",
+        log_scale=True,
     )
 
 
@@ -152,7 +158,7 @@ def receptive_field_figure(
     n = len(as_array(heads_shown))
     for i, h in enumerate(as_array(heads_shown).tolist()):
         color = f"hsl({int(240 * i / max(n - 1, 1))}, 70%, 45%)"
-        name = f"head {h + 1}, m = {m[i]:.3g}: 90% within {reach[i]}"
+        name = f"head {h + 1}, m = {number(m[i], 3)}: 90% within {reach[i]}"
         fig.add_trace(
             go.Scatter(
                 x=compact(d[keep]),
@@ -176,7 +182,6 @@ def receptive_field_figure(
     )
     fig.update_xaxes(title_text="distance i − j (log)", type="log")
     fig.update_yaxes(title_text="attention weight (log)", type="log", exponentformat="power", range=[-6.2, 0.1])
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
     return finish(
         fig,
         title=f"Receptive field: the last of {seq_len} queries, equal content scores",

@@ -3,6 +3,9 @@
 Every matrix figure has the true query positions ``i`` on the y axis and key
 positions ``j`` on the x axis (also when strided), hover with ``i``, ``j``,
 ``r = j - i`` and the value, float32 data, and says when it is a sample.
+Colour scales fit the data: a diverging scale for signed values, its one-sided
+half for values of one sign, optionally a log scale of the magnitude (stated on
+the colour bar); masked cells have their own colour and a legend entry.
 """
 
 from __future__ import annotations
@@ -13,33 +16,43 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-# Sequential and colourblind-safe for indices; diverging, centred at 0, for
-# signed values such as biases (ColorBrewer RdBu reads under all common CVDs).
-SEQUENTIAL = "Viridis"
-DIVERGING = "RdBu_r"
-MASK_COLOR = "#b0b0b0"
+from posviz.figures.colors import (
+    DIVERGING,
+    LOG_DECADES,
+    MASK_COLOR,
+    MASK_EDGE,
+    NEGATIVE,
+    POSITIVE,
+    SEQUENTIAL,
+    add_masks,
+    colors_for,
+    log_colors,
+    mask_traces,
+)
+from posviz.figures.data import as_array, compact
+from posviz.figures.layout import Look, finish, look, number, subtitle_lines
+from posviz.figures.memory import bytes_figure, human_bytes
+
+# Re-exported: the figure modules and the ui import these from here.
+__all__ = [
+    "DIVERGING",
+    "MASK_COLOR",
+    "MASK_EDGE",
+    "NEGATIVE",
+    "POSITIVE",
+    "SEQUENTIAL",
+    "Look",
+    "as_array",
+    "bytes_figure",
+    "compact",
+    "finish",
+    "human_bytes",
+    "look",
+    "mask_traces",
+    "number",
+    "subtitle_lines",
+]
 MAX_TEXT_CELLS = 24  # write values into cells up to 24 x 24
-
-
-@dataclass(frozen=True)
-class Look:
-    """Font sizes and heights; lecture mode scales everything up for a projector."""
-
-    font: int
-    title: int
-    height: int
-    line: int
-
-
-def look(lecture: bool = False) -> Look:
-    return Look(font=20, title=26, height=720, line=4) if lecture else Look(font=13, title=16, height=460, line=2)
-
-
-def as_array(x) -> np.ndarray:
-    """A tensor or array as a numpy array (no autograd, on the CPU)."""
-    if hasattr(x, "detach"):
-        x = x.detach().cpu().numpy()
-    return np.asarray(x)
 
 
 def ordinal(n: int) -> str:
@@ -66,50 +79,27 @@ def sample_note(q_pos, k_pos, q_len: int, k_len: int) -> str | None:
     return ("Window: " if zoomed else "Strided sample: ") + "; ".join(parts)
 
 
-def subtitle_lines(*parts: str | None) -> str | None:
-    """Subtitle parts, one per line (plotly does not wrap text); None when there are none."""
-    return "<br>".join(p for p in parts if p) or None
-
-
-def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, height: int | None = None) -> go.Figure:
-    """Shared title, fonts and margins; ``subtitle`` lines are separated by ``<br>``."""
-    lk = look(lecture)
-    lines = subtitle.count("<br>") + 1 if subtitle else 0
-    fig.update_layout(
-        title=dict(text=title, font=dict(size=lk.title), subtitle=dict(text=subtitle or "")),
-        font=dict(size=lk.font),
-        height=height or lk.height,
-        margin=dict(l=20, r=20, t=lk.title + int(1.4 * lk.font * lines) + 50, b=20),
-        hoverlabel=dict(font=dict(size=lk.font)),
-    )
-    fig.update_xaxes(automargin=True, title_standoff=8)
-    fig.update_yaxes(automargin=True, title_standoff=8)
-    return fig
-
-
-def compact(z) -> np.ndarray:
-    """Chart data as small as it can honestly be: int8/int16 for small integers, else float32.
-
-    Plotly ships numpy arrays base64-encoded, so bytes per cell is what a chart weighs.
-    """
-    z = as_array(z)
-    if z.dtype == np.bool_:
-        return z.astype(np.int8)
-    if np.issubdtype(z.dtype, np.integer) and z.size:
-        lo, hi = int(z.min()), int(z.max())
-        for small in (np.int8, np.int16, np.int32):
-            if np.iinfo(small).min <= lo and hi <= np.iinfo(small).max:
-                return z.astype(small)
-    return z.astype(np.float32)
-
-
-def _heatmap_trace(z, q_pos, k_pos, *, value_name: str, value_format: str, **kwargs) -> go.Heatmap:
+def _heatmap_trace(
+    z, q_pos, k_pos, *, value_name: str, value_format: str, colour=None, text: bool = True, **kwargs
+) -> go.Heatmap:
+    """A heatmap of ``z``; ``colour`` (same shape), when given, is what the colour scale shows (log10 |z|)."""
     q = as_array(q_pos).astype(np.int64)
     k = as_array(k_pos).astype(np.int64)
     rel = compact(k[None, :] - q[:, None])  # (q, k), r = j - i
     z = compact(z)
     extra = {}
-    if z.shape[0] <= MAX_TEXT_CELLS and z.shape[1] <= MAX_TEXT_CELLS:
+    small = z.shape[0] <= MAX_TEXT_CELLS and z.shape[1] <= MAX_TEXT_CELLS and text
+    if colour is not None:  # colours and values differ: the values travel as customdata
+        extra["customdata"] = np.stack([rel.astype(np.float32), z.astype(np.float32)], axis=-1)
+        hover = (
+            "query i = %{y}<br>key j = %{x}<br>r = j − i = %{customdata[0]}"
+            f"<br>{value_name} = %{{customdata[1]:{value_format}}}<extra></extra>"
+        )
+        if small:
+            extra["text"] = [[_cell(v, value_format) for v in row] for row in z]
+            extra["texttemplate"] = "%{text}"
+        return go.Heatmap(z=colour, x=compact(k), y=compact(q), hovertemplate=hover, **extra, **kwargs)
+    if small:
         extra["texttemplate"] = f"%{{z:{value_format}}}"
     if value_name == "r":  # the matrix is r itself: no second copy of it for the hover
         hover = "query i = %{y}<br>key j = %{x}<br>r = j − i = %{z}<extra></extra>"
@@ -122,16 +112,8 @@ def _heatmap_trace(z, q_pos, k_pos, *, value_name: str, value_format: str, **kwa
     return go.Heatmap(z=z, x=compact(k), y=compact(q), hovertemplate=hover, **extra, **kwargs)
 
 
-def _colors(z, palette: str, zmin, zmax) -> dict:
-    if palette == "diverging":
-        z = as_array(z)
-        finite = z[np.isfinite(z)]
-        bound = float(np.abs(finite).max()) if finite.size else 1.0
-        bound = bound or 1.0
-        return dict(
-            colorscale=DIVERGING, zmid=0.0, zmin=-bound if zmin is None else zmin, zmax=bound if zmax is None else zmax
-        )
-    return dict(colorscale=SEQUENTIAL, zmin=zmin, zmax=zmax)
+def _cell(v: float, value_format: str) -> str:
+    return "" if not np.isfinite(v) else format(float(v), value_format.replace("d", ".0f"))
 
 
 def _axes(fig: go.Figure, q_pos, k_pos) -> None:
@@ -162,40 +144,52 @@ def heatmap(
     value_format: str = ".3g",
     mask=None,
     mask_label: str | None = None,
+    log_scale: bool = False,
 ) -> go.Figure:
     """A ``(q, k)`` matrix as a heatmap on its true positions.
 
     Args:
         z: (len(q_pos), len(k_pos)) values; NaN cells are left blank.
         mask: (len(q_pos), len(k_pos)) bool; those cells are drawn in flat grey
-            (``mask_label`` says what they are) instead of on the colour scale.
+            with a legend entry (``mask_label`` says what they are), outlined when few.
         q_pos, k_pos: the positions the rows and columns stand for.
-        palette: ``"sequential"`` (indices) or ``"diverging"`` (signed, centred at 0).
+        palette: ``"sequential"`` (indices) or ``"diverging"`` (signed, centred at 0;
+            one-signed data get the matching half).
         q_len, k_len: full lengths, to say when the view is a strided sample.
+        log_scale: colour by ``log10 |z|`` over the top 4 decades (one-signed data,
+            e.g. attention weights); hover and colour bar keep the true values.
     """
+    z = as_array(z).astype(np.float32) if mask is not None or log_scale else z
+    masked = False
     if mask is not None:
         mask = as_array(mask).astype(bool)
-        z = np.where(mask, np.nan, as_array(z).astype(np.float32))
-        if mask.any():
-            subtitle = subtitle_lines(subtitle, f"grey: {mask_label or 'masked'}")
-    fig = go.Figure(
-        _heatmap_trace(
-            z,
-            q_pos,
-            k_pos,
-            hoverongaps=False,
-            value_name=value_name,
-            value_format=value_format,
-            colorbar=dict(title=dict(text=value_name, side="right")),
-            **_colors(z, palette, zmin, zmax),
-        )
+        z = np.where(mask, np.nan, z)
+        masked = bool(mask.any())
+    colour, colors = None, colors_for(z, palette, zmin, zmax)
+    bar = dict(title=dict(text=value_name, side="right"))
+    if log_scale:
+        colour, colors = log_colors(as_array(z).astype(np.float32), LOG_DECADES)
+        bar.update(colors.pop("colorbar_ticks"))
+        bar["title"]["text"] = f"{value_name} (log)"
+    trace = _heatmap_trace(
+        z,
+        q_pos,
+        k_pos,
+        colour=colour,
+        hoverongaps=False,
+        value_name=value_name,
+        value_format=value_format,
+        colorbar=bar,
+        **colors,
     )
+    fig = go.Figure(trace)
+    if masked:
+        for extra in mask_traces(mask, q_pos, k_pos, label=mask_label or "masked", lecture=lecture):
+            fig.add_trace(extra)
+        fig.update_layout(plot_bgcolor=MASK_COLOR)  # gaps (masked cells) show the background
     _axes(fig, q_pos, k_pos)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    subtitle = subtitle_lines(subtitle, note)
-    if mask is not None:
-        fig.update_layout(plot_bgcolor=MASK_COLOR)  # gaps (masked cells) show the background
-    return finish(fig, title=title, subtitle=subtitle, lecture=lecture)
+    return finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
 
 
 def heatmap_grid(
@@ -212,10 +206,21 @@ def heatmap_grid(
     subtitle: str | None = None,
     lecture: bool = False,
     cols: int = 4,
+    mask=None,
+    mask_label: str | None = None,
+    log_scale: bool = False,
 ) -> go.Figure:
-    """Small multiples of ``(n, q, k)`` matrices on one shared colour scale."""
+    """Small multiples of ``(n, q, k)`` matrices on one shared colour scale.
+
+    ``mask`` ((q, k) or (n, q, k) bool) and ``log_scale`` as in :func:`heatmap`.
+    """
     zs = as_array(zs).astype(np.float32)
     n = zs.shape[0]
+    masked = False
+    if mask is not None:
+        mask = np.broadcast_to(as_array(mask).astype(bool), zs.shape)
+        zs = np.where(mask, np.nan, zs)
+        masked = bool(mask.any())
     cols = min(cols, n)
     rows = -(-n // cols)
     lk = look(lecture)
@@ -226,19 +231,33 @@ def heatmap_grid(
         horizontal_spacing=0.06 if lecture else 0.035,
         vertical_spacing=min(0.3 / rows, 0.12) if rows > 1 else 0.0,
     )
-    colors = _colors(zs, palette, None, None)
-    coloraxis = dict(
-        colorscale=colors["colorscale"],
-        cmin=colors.get("zmin"),
-        cmax=colors.get("zmax"),
-        colorbar=dict(title=dict(text=value_name, side="right")),
-    )
-    if palette == "diverging":
-        coloraxis["cmid"] = 0.0
+    colour = None
+    bar = dict(title=dict(text=value_name, side="right"))
+    if log_scale:
+        colour, colors = log_colors(zs, LOG_DECADES)
+        bar.update(colors.pop("colorbar_ticks"))
+        bar["title"]["text"] = f"{value_name} (log)"
+    else:
+        colors = colors_for(zs, palette, None, None)
+    coloraxis = dict(colorscale=colors["colorscale"], cmin=colors.get("zmin"), cmax=colors.get("zmax"), colorbar=bar)
+    if "zmid" in colors:
+        coloraxis["cmid"] = colors["zmid"]
     for h in range(n):
-        trace = _heatmap_trace(zs[h], q_pos, k_pos, value_name=value_name, value_format=".3g", coloraxis="coloraxis")
-        trace.texttemplate = None
+        trace = _heatmap_trace(
+            zs[h],
+            q_pos,
+            k_pos,
+            colour=None if colour is None else colour[h],
+            text=False,
+            value_name=value_name,
+            value_format=".3g",
+            coloraxis="coloraxis",
+            hoverongaps=False,
+        )
         fig.add_trace(trace, row=h // cols + 1, col=h % cols + 1)
+    if masked:
+        panels = [(h // cols + 1, h % cols + 1, mask[h]) for h in range(n)]
+        add_masks(fig, panels, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     fig.update_layout(coloraxis=coloraxis)
     fig.update_xaxes(automargin=True, showgrid=False, zeroline=False)
     fig.update_yaxes(autorange="reversed", automargin=True, showgrid=False, zeroline=False)
@@ -254,11 +273,7 @@ def heatmap_grid(
             fig.update_yaxes(title_text="query i", row=h // cols + 1, col=1)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     subtitle = subtitle_lines(subtitle, note)
-    fig = finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 220 * rows + 140))
-    # Panel titles sit just above their panels, inside the top margin: make room for them.
-    fig.update_annotations(font_size=lk.font)
-    fig.update_layout(margin_t=fig.layout.margin.t + int(2.4 * lk.font))
-    return fig
+    return finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 220 * rows + 140))
 
 
 @dataclass(frozen=True)
@@ -273,6 +288,7 @@ class Panel:
     zmax: float | None = None
     value_format: str = ".3g"
     mask: np.ndarray | None = None  # bool, cells drawn grey
+    log_scale: bool = False  # colour by log10 |z| (one-signed data), as in heatmap()
 
 
 def heatmap_row(
@@ -292,30 +308,36 @@ def heatmap_row(
 
     Each panel has its own colour scale and a horizontal colour bar under it,
     unless ``shared_scale`` (then one scale, taken from the first panel's
-    palette, spans every panel). Masked cells are gaps over a grey background.
+    palette, spans every panel). Masked cells are gaps over a grey background,
+    with a legend entry (``mask_label``).
     """
     n = len(panels)
-    lk = look(lecture)
     gap = 0.07 if lecture else 0.05
     fig = make_subplots(rows=1, cols=n, subplot_titles=[p.title for p in panels], horizontal_spacing=gap)
     width = (1.0 - gap * (n - 1)) / n
     if shared_scale:
         finite = [as_array(p.z)[np.isfinite(as_array(p.z))] for p in panels]
         both = np.concatenate([f.ravel() for f in finite]) if finite else np.zeros(1)
-        shared = _colors(both if both.size else np.zeros(1), panels[0].palette, panels[0].zmin, panels[0].zmax)
-    masked_any = False
+        shared = colors_for(both if both.size else np.zeros(1), panels[0].palette, panels[0].zmin, panels[0].zmax)
+        top = float(np.abs(both).max()) if both.size else 1.0
+    masks = []
     for c, p in enumerate(panels):
         z = as_array(p.z).astype(np.float32)
         if p.mask is not None:
             mask = as_array(p.mask).astype(bool)
-            masked_any |= bool(mask.any())
+            masks.append((1, c + 1, mask))
             z = np.where(mask, np.nan, z)
-        colors = shared if shared_scale else _colors(z, p.palette, p.zmin, p.zmax)
+        colour = None
+        if p.log_scale:
+            colour, colors = log_colors(z, LOG_DECADES, top=top if shared_scale else None)
+            ticks = colors.pop("colorbar_ticks")
+        else:
+            colors, ticks = (shared if shared_scale else colors_for(z, p.palette, p.zmin, p.zmax)), {}
         axis = "coloraxis" if shared_scale or c == 0 else f"coloraxis{c + 1}"
         if not shared_scale or c == 0:
-            bar = dict(title=dict(text=p.value_name, side="top"), orientation="h", len=width * 0.9, thickness=14)
-            bar.update(x=c * (width + gap) + width / 2, xanchor="center", y=-0.3 if not lecture else -0.36)
-            bar.update(yanchor="top", title_side="right" if shared_scale else "top")
+            name = f"{p.value_name} (log)" if colour is not None else p.value_name
+            bar = dict(title=dict(text=name, side="top"), orientation="h", len=width * 0.9, **ticks)
+            bar.update(x=c * (width + gap) + width / 2, xanchor="center", title_side="right" if shared_scale else "top")
             if shared_scale:
                 bar.update(x=0.5, len=0.6)
             layout = dict(
@@ -324,20 +346,17 @@ def heatmap_row(
             if "zmid" in colors:
                 layout["cmid"] = colors["zmid"]
             fig.update_layout({axis: layout})
-        trace = _heatmap_trace(z, q_pos, k_pos, value_name=p.value_name, value_format=p.value_format, coloraxis=axis)
+        trace = _heatmap_trace(
+            z, q_pos, k_pos, colour=colour, value_name=p.value_name, value_format=p.value_format, coloraxis=axis
+        )
         trace.hoverongaps = False
         fig.add_trace(trace, row=1, col=c + 1)
         fig.update_xaxes(title_text="key position j", row=1, col=c + 1)
+    add_masks(fig, masks, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     q = as_array(q_pos)
     whole = {"dtick": 1} if len(q) and q.max() - q.min() < 10 else {}
     fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, **whole)
     fig.update_yaxes(title_text="query position i", row=1, col=1)
     fig.update_xaxes(showgrid=False, zeroline=False)
-    if masked_any:
-        fig.update_layout(plot_bgcolor=MASK_COLOR)
-        subtitle = subtitle_lines(subtitle, f"grey: {mask_label or 'masked'}")
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    fig = finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
-    fig.update_annotations(font_size=lk.font)
-    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font), margin_b=190 if lecture else 130)
-    return fig
+    return finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)

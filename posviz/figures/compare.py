@@ -59,49 +59,48 @@ def term_profile_figure(
         fig,
         title="What each scheme adds to one query's logits, against distance",
         subtitle=subtitle_lines(
-            "smooth in distance: T5 (in buckets), ALiBi (a straight line); content-dependent: Shaw, RoPE, CoPE; "
-            "no pattern: learned",
+            "a function of distance alone: ALiBi (a straight line), T5 (one learned value per bucket; "
+            "random here, so steps with no trend); content-dependent: Shaw, RoPE, CoPE; no pattern: learned",
             f"the same q and k for every scheme; {_mode(causal)}",
         ),
         lecture=lecture,
     )
 
 
-# value name -> (title, what the colour shows, palette) of the small multiples
-_GRIDS = {
-    "term": (
-        "Position terms, every query and key, one colour scale",
-        "logit − q·k/√d; blank: masked keys",
-        "diverging",
-    ),
-    "weight": ("Attention on the same toy sequence, one colour scale", "softmax over keys of each row", "sequential"),
-}
-
-
-def _grid(z, value_name: str, *, names, positions, causal: bool, lecture: bool) -> go.Figure:
-    title, what, palette = _GRIDS[value_name]
+def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
+    """Every scheme's ``(L, L)`` position term on one diverging colour scale."""
     pos = as_array(positions)
     return heatmap_grid(
-        z,
+        terms,
         q_pos=pos,
         k_pos=pos,
         titles=list(names),
-        title=title,
-        subtitle=f"{what}; {_mode(causal)}",
-        value_name=value_name,
-        palette=palette,
+        title="Position terms, every query and key, one colour scale",
+        subtitle=f"logit − q·k/√d; blank: masked keys; {_mode(causal)}",
+        value_name="term",
+        palette="diverging",
         lecture=lecture,
     )
 
 
-def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
-    """Every scheme's ``(L, L)`` position term on one diverging colour scale."""
-    return _grid(terms, "term", names=names, positions=positions, causal=causal, lecture=lecture)
-
-
 def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
     """Every scheme's attention map on one sequential colour scale."""
-    return _grid(weights, "weight", names=names, positions=positions, causal=causal, lecture=lecture)
+    pos = as_array(positions)
+    w = as_array(weights)
+    return heatmap_grid(
+        w,
+        q_pos=pos,
+        k_pos=pos,
+        titles=list(names),
+        title="Attention on the same toy sequence, one colour scale",
+        subtitle=f"softmax over keys of each row; {_mode(causal)}; colour: log scale",
+        value_name="weight",
+        palette="sequential",
+        lecture=lecture,
+        mask=~np.isfinite(w) | (w == 0),  # exactly 0 only where a key is masked (softmax of -inf)
+        mask_label="masked keys",
+        log_scale=True,
+    )
 
 
 def attention_row_figure(

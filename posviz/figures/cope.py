@@ -11,7 +11,7 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, subtitle_lines
+from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, number, subtitle_lines
 
 TOKEN_TICKS = 40  # label the axes with the tokens up to this many shown positions
 TOKEN_CHARS = 12  # characters of a token kept in a tick label or hover
@@ -72,7 +72,7 @@ def positions_figure(
     tokens: list[str] | None,
     lecture: bool = False,
 ) -> go.Figure:
-    """Contextual positions ``p_ij`` on ``0 .. npos_max - 1``; clamped cells carry a cross."""
+    """Contextual positions ``p_ij`` on ``0`` to the largest shown position; clamped cells carry a cross."""
     clamped = as_array(clamped).astype(bool)
     count = int(clamped.sum())
     fig = heatmap(
@@ -84,7 +84,7 @@ def positions_figure(
         title="Positions p_ij = Σ_{t=j..i} g_it (reverse cumulative sum)",
         value_name="p_ij",
         zmin=0.0,
-        zmax=float(npos_max - 1),
+        zmax=_position_top(positions, future, npos_max),
         value_format=".2f",
         subtitle=subtitle_lines(
             f"clamped to npos_max − 1 = {npos_max - 1}: "
@@ -107,9 +107,15 @@ def positions_figure(
                 hovertemplate=f"query i = %{{y}}<br>key j = %{{x}}<br>clamped to {npos_max - 1}<extra></extra>",
             )
         )
-        fig.update_layout(legend=dict(orientation="h", x=0, y=-0.12, xanchor="left", yanchor="top"))
     _token_ticks(fig, q_pos, k_pos, tokens)
     return fig
+
+
+def _position_top(positions, future, npos_max: int) -> float:
+    """The colour scale's top: the largest shown position (at least 1), never beyond the clamp."""
+    p = np.where(as_array(future).astype(bool), np.nan, as_array(positions).astype(np.float64))
+    top = float(np.nanmax(p)) if np.isfinite(p).any() else 1.0
+    return float(min(max(top, 1.0), npos_max - 1))
 
 
 def interpolation_figure(
@@ -154,19 +160,19 @@ def interpolation_figure(
             y=np.array([value], dtype=np.float32),
             mode="markers",
             marker=dict(size=lk.font + 6, color="#e45756", symbol="star"),
-            name=f"z_i[p_ij] at p_ij = {p:.4g}",
+            name=f"z_i[p_ij] at p_ij = {number(p)}",
             hovertemplate="p_ij = %{x:.4f}<br>z_i[p_ij] = %{y:.4f}<extra></extra>",
         )
     )
     fig.add_vline(x=p, line=dict(dash="dot", color="#555"))
     fig.update_xaxes(title_text="position p")
     fig.update_yaxes(title_text="position logit z_i[p]")
-    fig.update_layout(legend=dict(x=0.99, y=0.98, xanchor="right", yanchor="top", bgcolor="rgba(255,255,255,0.8)"))
     return finish(
         fig,
         title=f"Query i = {query}, key j = {key}: z_i[p_ij] between two integer positions",
         subtitle=subtitle_lines(
-            f"w = p − floor(p) = {w:.4g}: z_i[p_ij] = {w:.4g} · z_i[{ceil}] + {1 - w:.4g} · z_i[{floor}] = {value:.4g}",
+            f"w = p − floor(p) = {number(w)}: z_i[p_ij] = {number(w)} · z_i[{ceil}] + {number(1 - w)} · z_i[{floor}] "
+            f"= {number(value)}",
         ),
         lecture=lecture,
         height=int(lk.height * 0.8),
@@ -208,11 +214,15 @@ def attention_figure(none, relative, cope, *, q_pos, k_pos, n: int, lecture: boo
         k_len=n,
         titles=list(ATTENTION_TITLES),
         title="Attention weights: no position, relative positions, CoPE",
-        subtitle="softmax(q_i · k_j / √d + position term) over j ≤ i; the same toy q, k and embeddings e",
+        subtitle="softmax(q_i · k_j / √d + position term) over j ≤ i; the same toy q, k and embeddings e; "
+        "colour: log scale",
         value_name="weight",
         palette="sequential",
         cols=3,
         lecture=lecture,
+        mask=as_array(k_pos)[None, :] > as_array(q_pos)[:, None],
+        mask_label="future keys j > i: masked",
+        log_scale=True,
     )
 
 
@@ -259,11 +269,10 @@ def counting_figure(
         line=dict(dash="dash", color="#e45756"),
         annotation_text=f"clamp npos_max − 1 = {npos_max - 1}",
         annotation_position="top left",
-        annotation_font_size=lk.font - 2,
     )
     fig.update_xaxes(title_text="token distance i − j")
     fig.update_yaxes(title_text="CoPE position p_ij", rangemode="tozero")
-    fig.update_layout(legend=dict(orientation="h", x=0, y=-0.2, xanchor="left", yanchor="top"), bargap=0.1)
+    fig.update_layout(bargap=0.1)
     return finish(
         fig,
         title=f"Query i = {query}: what CoPE counts over the earlier tokens",
@@ -279,7 +288,7 @@ def counting_figure(
 def pitfall_figure(correct, wrong, *, q_pos, k_pos, n: int, lecture: bool = False) -> go.Figure:
     """Positions with the mask applied before the gates (right) and after them (wrong), on one scale."""
     future = as_array(k_pos)[None, :] > as_array(q_pos)[:, None]
-    both = np.stack([np.where(future, np.nan, as_array(m)) for m in (correct, wrong)]).astype(np.float32)
+    both = np.stack([as_array(m) for m in (correct, wrong)]).astype(np.float32)
     fig = heatmap_grid(
         both,
         q_pos=q_pos,
@@ -293,8 +302,9 @@ def pitfall_figure(correct, wrong, *, q_pos, k_pos, n: int, lecture: bool = Fals
         palette="sequential",
         cols=2,
         lecture=lecture,
+        mask=future,
+        mask_label="future keys j > i: never attended",
     )
-    fig.update_traces(hoverongaps=False)
     return fig
 
 

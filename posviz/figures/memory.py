@@ -1,11 +1,12 @@
-"""Memory charts: bytes against sequence length on log-log axes, measured or worked out."""
+"""Bytes against sequence length: the figure every O(L^2) versus O(L) comparison uses."""
 
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.figures.common import as_array, finish, look, subtitle_lines
+from posviz.figures.data import as_array
+from posviz.figures.layout import finish, look, subtitle_lines
 
 
 def human_bytes(n: float) -> str:
@@ -72,8 +73,7 @@ def bytes_figure(
             text=f"L = {current}",
             showarrow=False,
             xanchor="left",
-            font_size=lk.font - 2,
+            font_size=lk.font,
         )
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.18, x=0))
     sub = subtitle_lines(subtitle, "● allocated and measured here   ○ the same operation on PyTorch's meta device")
     return finish(fig, title=title, subtitle=sub, lecture=lecture, height=int(lk.height * 0.9))

@@ -18,6 +18,7 @@ from posviz.figures.common import (
     heatmap,
     heatmap_grid,
     look,
+    number,
     subtitle_lines,
 )
 from posviz.figures.rope_scaling import (
@@ -157,7 +158,7 @@ def pair_circles_figure(
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=[f"k = {k}, θ = {t:.2g}" for k, t in zip(pairs, inv, strict=True)],
+        subplot_titles=[f"k = {k}, θ = {number(t, 2)}" for k, t in zip(pairs, inv, strict=True)],
         horizontal_spacing=0.02,
         vertical_spacing=0.12 / max(rows - 1, 1) if rows > 1 else 0.0,
     )
@@ -201,8 +202,6 @@ def pair_circles_figure(
     for i in range(count):  # equal aspect in every panel
         suffix = "" if i == 0 else str(i + 1)
         fig.update_layout({f"yaxis{suffix}": dict(scaleanchor=f"x{suffix}", scaleratio=1)})
-    fig.update_annotations(font_size=lk.font - 3)
-    fig.update_layout(legend=dict(orientation="h", y=-0.08, x=0))
     panel = 230 if lecture else 150
     fig = finish(
         fig,
@@ -214,7 +213,6 @@ def pair_circles_figure(
         lecture=lecture,
         height=panel * rows + 190,
     )
-    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font))
     return fig
 
 
@@ -256,7 +254,7 @@ def shift_figure(shifts, scores, *, m: int, n: int, lecture: bool = False) -> go
     return finish(
         fig,
         title=f"Shifting both positions: m + t = {m} + t, n + t = {n} + t",
-        subtitle=f"largest minus smallest score over these shifts: {spread:.2e} (float64 rounding)",
+        subtitle=f"largest minus smallest score over these shifts: {number(spread, 3)} (float64 rounding)",
         lecture=lecture,
         height=int(lk.height * 0.75),
     )
@@ -304,7 +302,6 @@ def decay_figure(
         )
     fig.update_xaxes(title_text="distance r = n − m (log)", type="log")
     fig.update_yaxes(title_text="relative to distance 0", rangemode="tozero")
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
     return finish(
         fig,
         title=f"Long-term decay, d = {dim}, distances up to {seq_len - 1}",
@@ -328,9 +325,13 @@ def attention_figure(weights, *, positions, titles: list[str], lecture: bool = F
         k_pos=pos,
         titles=titles,
         title="Attention on a toy sequence, causal, with and without RoPE on q and k",
-        subtitle="same token: every position holds the same vector, so only RoPE can tell them apart",
+        subtitle="same token: every position holds the same vector, so only RoPE can tell them apart; "
+        "colour: log scale",
         value_name="weight",
         palette="sequential",
         cols=len(titles),
         lecture=lecture,
+        mask=pos[None, :] > pos[:, None],
+        mask_label="future keys j > i: masked",
+        log_scale=True,
     )

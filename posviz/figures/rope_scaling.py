@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from posviz.figures.common import as_array, compact, finish, look, subtitle_lines
+from posviz.figures.common import as_array, compact, finish, look, number, subtitle_lines
 
 TWO_PI = 2 * np.pi
 FAST, SLOW, GREY = "#1f77b4", "#d62728", "#7f7f7f"
@@ -103,14 +103,11 @@ def frequency_figure(
             line=dict(color=color, dash=dash),
             annotation_text=text,
             annotation_position=where,
-            annotation_font_size=lk.font - 2,
         )
     fig.update_yaxes(type="log", exponentformat="power")
     fig.update_yaxes(title_text="θ_k (log)", row=1, col=1)
     fig.update_yaxes(title_text="tokens per turn (log)", row=1, col=2)
     fig.update_xaxes(title_text="pair k")
-    fig.update_annotations(font_size=lk.font)
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
     n_slow = int(slow.sum())
     return finish(
         fig,
@@ -149,18 +146,18 @@ def scaling_freq_figure(
                     dash=None if bold else "dot",
                 ),
                 marker=dict(size=lk.line * 2 + 2),
-                name=f"{name} (attention factor {attention[name]:.4g})",
+                name=f"{name} (attention factor {number(attention[name])})",
                 hovertemplate="pair k = %{x}<br>inv_freq / default = %{y:.4g}<extra>" + name + "</extra>",
             )
         )
     fig.update_xaxes(title_text="pair k (fast → slow)")
     fig.update_yaxes(title_text="inv_freq / default (log)", type="log")
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
     return finish(
         fig,
-        title=f"What each method does to each pair (factor = {factor:g})",
+        title=f"What each method does to each pair (factor = {number(factor)})",
         subtitle=subtitle_lines(
-            f"1: the pair is left alone; 1/{factor:g}: the pair turns {factor:g} times slower (interpolated)",
+            f"1: the pair is left alone; 1/{number(factor)}: the pair turns {number(factor)} times slower "
+            "(interpolated)",
             f"bold: {chosen}; dynamic is drawn at the page's seq_len",
         ),
         lecture=lecture,
@@ -217,8 +214,6 @@ def angle_figure(
     fig.update_xaxes(title_text="position (log)", type="log")
     fig.update_yaxes(type="log", exponentformat="power")
     fig.update_yaxes(title_text="angle (turns, log)", row=1, col=1)
-    fig.update_annotations(font_size=lk.font)
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
     fig = finish(
         fig,
         title="Rotation angle against position, fast, middle and slow pairs",
@@ -230,5 +225,4 @@ def angle_figure(
         lecture=lecture,
         height=int(lk.height * 0.9),
     )
-    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font))
     return fig

@@ -15,6 +15,7 @@ from posviz.figures.common import (
     heatmap,
     heatmap_row,
     look,
+    number,
     sample_note,
     subtitle_lines,
 )
@@ -117,7 +118,6 @@ def table_figure(tables: dict[str, np.ndarray], *, clip: int, lecture: bool = Fa
         lecture=lecture,
         height=max(int(lk.height * 0.75), min(lk.height, 160 + 22 * (2 * clip + 1))),
     )
-    fig.update_annotations(font_size=lk.font)
     return fig
 
 
@@ -158,7 +158,6 @@ def relations_figure(r_row, *, row: int, k_pos, k_len: int, clip: int, index_row
                 line={**CLIP_LINE, "width": lk.line},
                 annotation_text=label,
                 annotation_position="top",
-                annotation_font_size=lk.font - 2,
             )
     fig.update_xaxes(title_text="key position j", showgrid=False, zeroline=False)
     fig.update_yaxes(title_text="component of R[i, j]", autorange="reversed", showgrid=False, zeroline=False)
@@ -187,8 +186,8 @@ def scores_figure(content, relative, *, q_pos, k_pos, q_len: int, k_len: int, le
         q_pos=q_pos,
         k_pos=k_pos,
         title="Scores: what the keys say, and what the distances add",
-        subtitle=f"each on its own colour scale (content up to ±{big:.3g}, relative up to ±{small:.3g}{ratio}); "
-        "the logits are their sum / √d",
+        subtitle=f"each on its own colour scale (content up to ±{number(big, 3)}, "
+        f"relative up to ±{number(small, 3)}{ratio}); the logits are their sum / √d",
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
@@ -197,17 +196,17 @@ def scores_figure(content, relative, *, q_pos, k_pos, q_len: int, k_len: int, le
 
 def attention_figure(without, with_rel, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
     """Toy attention without and with the relative term, one colour scale."""
-    top = float(max(np.nanmax(as_array(without)), np.nanmax(as_array(with_rel)), 1e-9))
     panels = [
-        Panel(without, "softmax(Q Kᵀ / √d)", "weight", zmin=0.0, zmax=top),
-        Panel(with_rel, "softmax((Q Kᵀ + Q Rᵀ) / √d)", "weight", zmin=0.0, zmax=top),
+        Panel(without, "softmax(Q Kᵀ / √d)", "weight", log_scale=True),
+        Panel(with_rel, "softmax((Q Kᵀ + Q Rᵀ) / √d)", "weight", log_scale=True),
     ]
     return heatmap_row(
         panels,
         q_pos=q_pos,
         k_pos=k_pos,
         title="Attention on a toy sequence, without and with relative positions",
-        subtitle="random queries and keys from the seed; each row sums to 1 over every key",
+        subtitle="random queries and keys from the seed; each row sums to 1 over every key; "
+        "colour: log scale, one for both (most weights are tiny, a few large)",
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,

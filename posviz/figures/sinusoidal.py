@@ -8,6 +8,7 @@ from plotly.subplots import make_subplots
 
 from posviz.figures.common import (
     DIVERGING,
+    MASK_COLOR,
     Panel,
     as_array,
     compact,
@@ -15,6 +16,8 @@ from posviz.figures.common import (
     heatmap,
     heatmap_row,
     look,
+    mask_traces,
+    number,
     ordinal,
     subtitle_lines,
 )
@@ -46,59 +49,134 @@ def _component_trace(table, positions, *, name: str, coloraxis: str = "coloraxis
     )
 
 
+def _stride(positions) -> int:
+    pos = as_array(positions)
+    return int(pos[1] - pos[0]) if len(pos) > 1 else 1
+
+
+def component_wavelengths(components, dim: int, *, base: float, layout: str) -> np.ndarray:
+    """Wavelength ``2 pi / theta_k`` (tokens) of each component: (len(components),) float64."""
+    comps = as_array(components).astype(np.int64)
+    pair = comps // 2 if layout == "interleaved" else comps % (dim // 2)
+    return 2 * np.pi * base ** (2.0 * pair / dim)
+
+
+def aliased(wavelengths, stride: int) -> np.ndarray:
+    """Components a sample every ``stride`` positions cannot show: wavelength below two strides (Nyquist)."""
+    return as_array(wavelengths) < 2 * stride if stride > 1 else np.zeros(len(as_array(wavelengths)), dtype=bool)
+
+
 def table_figure(table, *, positions, seq_len: int, layout: str, base: float, lecture: bool = False) -> go.Figure:
-    """The table ``(positions shown, dim)`` as a heatmap: position down, component across."""
-    dim = as_array(table).shape[1]
-    fig = go.Figure(_component_trace(table, positions, name=layout))
+    """The table ``(positions shown, dim)`` as a heatmap: position down, component across.
+
+    In a strided sample, a component whose wavelength is below two strides would
+    draw aliasing noise, not its wave: its column is left out (grey, with a legend entry).
+    """
+    z = as_array(table).astype(np.float32)
+    dim = z.shape[1]
+    stride = _stride(positions)
+    bad = aliased(component_wavelengths(np.arange(dim), dim, base=base, layout=layout), stride)
+    fig = go.Figure(_component_trace(np.where(bad[None, :], np.nan, z), positions, name=layout))
+    fig.update_traces(hoverongaps=False)
     fig.update_layout(coloraxis=dict(colorscale=DIVERGING, cmin=-1, cmax=1, cmid=0, colorbar=dict(title="PE")))
     fig.update_xaxes(title_text="component (fast → slow)" if layout == "interleaved" else "component: sin | cos")
     fig.update_yaxes(title_text="position p", autorange="reversed")
     if layout == "concat":
         fig.add_vline(x=dim / 2 - 0.5, line=dict(color="#111", dash="dash", width=look(lecture).line))
+    note = None
+    if bad.any():
+        label = f"λ < 2 × stride ({2 * stride}): aliased in this sample, not drawn"
+        mask = np.broadcast_to(bad[None, :], z.shape)
+        for trace in mask_traces(mask, positions, np.arange(dim), label=label, lecture=lecture):
+            fig.add_trace(trace)
+        fig.update_layout(plot_bgcolor=MASK_COLOR)
+        note = f"{int(bad.sum())} of {dim} components repeat faster than every {2 * stride} tokens: grey"
     return finish(
         fig,
         title=f"The sinusoidal table, {LAYOUT_NAMES[layout]}",
         subtitle=subtitle_lines(
-            f"PE(p, 2k) = sin(p θ_k), PE(p, 2k+1) = cos(p θ_k), θ_k = {base:g}^(−2k/{dim}); "
+            f"PE(p, 2k) = sin(p θ_k), PE(p, 2k+1) = cos(p θ_k), θ_k = {number(base)}^(−2k/{dim}); "
             "left columns change every token, right ones hardly at all",
             _stride_note(positions, seq_len),
+            note,
         ),
         lecture=lecture,
     )
 
 
-def waves_figure(positions, values, *, components, labels: list[str], seq_len: int, lecture: bool = False) -> go.Figure:
+DENSE_PX = 12  # a wave with less than 12 px per period reads as a solid band
+
+
+def waves_figure(
+    positions,
+    values,
+    *,
+    components,
+    labels: list[str],
+    seq_len: int,
+    lecture: bool = False,
+    dim: int | None = None,
+    base: float = 10000.0,
+    layout: str = "interleaved",
+) -> go.Figure:
     """Chosen components as waves against position.
 
     Args:
         values: (positions shown, len(components)).
         labels: a legend entry per component (its pair, sin or cos, and wavelength).
+        dim, base, layout: the table's; with ``dim`` given, a component whose
+            wavelength is below two display strides (aliased in the sample) is drawn
+            as the band it fills, -1 to 1, not as the noise its samples make.
     """
     lk = look(lecture)
     pos = as_array(positions)
     vals = as_array(values).astype(np.float32)
+    comps = as_array(components)
+    stride = _stride(pos)
+    waves = component_wavelengths(comps, dim, base=base, layout=layout) if dim else None
+    bad = aliased(waves, stride) if waves is not None else np.zeros(len(comps), dtype=bool)
+    span = float(pos.max() - pos.min()) if len(pos) else 1.0
+    dense = waves is not None and bool((span / waves[~bad] > lk.width / DENSE_PX).any())
     fig = go.Figure()
-    for c, (comp, label) in enumerate(zip(as_array(components).tolist(), labels, strict=True)):
+    for c, (comp, label) in enumerate(zip(comps.tolist(), labels, strict=True)):
+        color = WAVE_COLORS[c % len(WAVE_COLORS)]
+        if bad[c]:  # its samples are aliasing noise: draw the range it fills instead
+            fig.add_trace(
+                go.Scatter(
+                    x=np.array([pos[0], pos[-1], pos[-1], pos[0]], dtype=np.float32),
+                    y=np.array([1, 1, -1, -1], dtype=np.float32),
+                    fill="toself",
+                    mode="lines",
+                    line=dict(width=0, color=color),
+                    fillcolor=color,
+                    opacity=0.2,
+                    name=f"{label}: aliased at this stride, its range ±1 shown",
+                    hovertemplate=f"component {comp}: wavelength {number(waves[c])} < 2 × stride {stride}"
+                    "<extra></extra>",
+                )
+            )
+            continue
         fig.add_trace(
             go.Scatter(
                 x=compact(pos),
                 y=vals[:, c],
                 mode="lines",
                 name=label,
-                line=dict(width=lk.line, color=WAVE_COLORS[c % len(WAVE_COLORS)]),
+                line=dict(width=lk.line, color=color),
                 hovertemplate=f"component {comp}<br>position = %{{x}}<br>PE = %{{y:.3f}}<extra></extra>",
             )
         )
     fig.update_xaxes(title_text="position p")
     fig.update_yaxes(title_text="PE(p, component)", range=[-1.1, 1.1])
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
-    stride = _stride_note(pos, seq_len)
+    stride_note = _stride_note(pos, seq_len)
     return finish(
         fig,
         title="Chosen components against position: one wave per frequency",
         subtitle=subtitle_lines(
             "a component with wavelength λ repeats every λ tokens; together they give every position its own pattern",
-            stride and stride + "; waves shorter than twice the stride are aliased",
+            stride_note and stride_note + "; waves shorter than twice the stride are aliased",
+            "shaded: aliased components, drawn as the band they fill" if bad.any() else None,
+            "the fastest waves fill a solid band at this length: drag a box to zoom in" if dense else None,
         ),
         lecture=lecture,
     )
@@ -148,7 +226,6 @@ def profile_figure(distances, closed, measured: dict[str, np.ndarray], *, dim: i
         )
     fig.update_xaxes(title_text="distance r (log)", type="log" if r.min() > 0 else "linear")
     fig.update_yaxes(title_text="PE_p · PE_(p+r)")
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
     return finish(
         fig,
         title="The similarity depends on the distance only",
@@ -163,7 +240,6 @@ def profile_figure(distances, closed, measured: dict[str, np.ndarray], *, dim: i
 
 def layouts_figure(interleaved, concat, perm, *, positions, lecture: bool = False) -> go.Figure:
     """Both layouts side by side, and the permutation matrix between them."""
-    lk = look(lecture)
     dim = as_array(interleaved).shape[1]
     fig = make_subplots(
         rows=1,
@@ -207,8 +283,6 @@ def layouts_figure(interleaved, concat, perm, *, positions, lecture: bool = Fals
         ),
         lecture=lecture,
     )
-    fig.update_annotations(font_size=lk.font)
-    fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font))
     return fig
 
 

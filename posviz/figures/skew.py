@@ -8,7 +8,18 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.encodings.skew import SkewSteps
-from posviz.figures.common import MASK_COLOR, Panel, as_array, compact, finish, heatmap_row, look, subtitle_lines
+from posviz.figures.common import (
+    MASK_COLOR,
+    Panel,
+    as_array,
+    compact,
+    finish,
+    heatmap_row,
+    look,
+    number,
+    subtitle_lines,
+)
+from posviz.figures.layout import TITLE_PAD, title_font, wrap
 
 MAX_TEXT = 16  # write the values into the cells up to L = 16
 MAX_HOVER = 64  # per-cell provenance in the hover up to L = 64 (it triples the chart's bytes)
@@ -247,12 +258,19 @@ def skew_animation_figure(
             )
         ],
     )
+    # The frames change the title: lay it out for the longest one, then give each frame its own at that size.
+    shown = titles[: len(frames)]
+    longest = max(shown, key=lambda t: len(wrap(t, size=title_font(t, lk), width=lk.width)))
     fig = finish(
         fig,
-        title=titles[0],
+        title=longest,
         subtitle=f"Play runs steps 1 to 4 in the browser; colour: the {COLOUR_BY[colour_by]}; grey: a padded zero",
         lecture=lecture,
     )
+    size = fig.layout.title.font.size
+    for frame, title in zip(fig.frames, shown, strict=True):
+        frame.layout.title.text = wrap(title, size=size, width=lk.width - 2 * TITLE_PAD)
+    fig.layout.title.text = fig.frames[0].layout.title.text
     fig.update_layout(margin_b=170 if lecture else 130)
     return fig
 
@@ -282,7 +300,7 @@ def skew_check_figure(
             Panel(result, "the skew's result, masked", "score", "diverging", -bound, bound, mask=~valid),
             Panel(diff, "|skew − gather|", "difference", "sequential", 0.0, max(max_diff, 1e-12), ".1e", mask=~valid),
         ]
-        sub = f"largest difference on the kept entries: {max_diff:.2e} (float32 rounding)"
+        sub = f"largest difference on the kept entries: {number(max_diff, 3)} (float32 rounding)"
     fig = heatmap_row(
         panels,
         q_pos=q_pos,

@@ -193,7 +193,6 @@ def bucket_profile_figure(
                 line=dict(dash="dot", color="#555"),
                 annotation_text=label,
                 annotation_position=where,
-                annotation_font_size=lk.font - 2,
             )
     fig.update_xaxes(title_text="relative position r = j − i")
     fig.update_yaxes(title_text="bucket")
@@ -256,9 +255,11 @@ def attention_figure(
         lecture=lecture,
         titles=["softmax(q kᵀ / √d)", f"softmax(q kᵀ / √d + bias[{head}])"],
         title=f"Attention weights of head {head}, without and with the position bias",
+        subtitle="colour: log scale (most weights are tiny, a few large)",
         value_name="weight",
         palette="sequential",
         cols=2,
+        log_scale=True,
     )
 
 
@@ -286,7 +287,6 @@ def attention_row_figure(
     fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
     fig.update_xaxes(title_text="key position j", automargin=True)
     fig.update_yaxes(title_text="attention weight", automargin=True, rangemode="tozero")
-    fig.update_layout(legend=dict(x=0.99, y=0.98, xanchor="right", yanchor="top", bgcolor="rgba(255,255,255,0.8)"))
     return finish(
         fig,
         title=f"Query i = {query}: where its attention goes",

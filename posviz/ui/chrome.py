@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import streamlit as st
 
 from posviz.ui.controls import ensure_app_entry, lecture_mode, show_notices
@@ -33,21 +36,64 @@ def rule_error(message: str) -> None:
     st.error(message, icon=":material/rule:")
 
 
-# Static CSS (no user text): in lecture mode the prose, headings and controls
-# grow with the figures, for a projector at the back of a lecture hall.
+# Served by the app itself. Without a page icon set before ``st.navigation``, the
+# browser fetches the page's st.Page icon (a Material symbol) from a font host.
+FAVICON = Path(__file__).resolve().parents[1] / "assets" / "favicon.png"
+TITLE_SUFFIX = " · posviz"
+
+
+def page_config(title: str) -> None:
+    """The tab title ``"<page title> · posviz"`` (call after ``st.navigation``, which would set the bare page title)."""
+    st.set_page_config(page_title=f"{title}{TITLE_SUFFIX}")
+
+
+# Static CSS (no user text). Lecture mode: every text the room reads (prose,
+# formulas, metrics, tables, figure text) is at least the body size, 20 px, the
+# figures' lecture font (posviz.figures.common.look). Tables are drawn on a
+# canvas at 0.875 rem of the root font size: a 23 px root draws them at 20 px,
+# so sizes below are in px; the main area takes the width the collapsed sidebar leaves.
+BODY_PX = 20
 _LECTURE_CSS = """<style>
-[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; line-height: 1.55; }
-[data-testid="stMarkdownContainer"] code { font-size: 1.15rem; }
-[data-testid="stMain"] h1 { font-size: 3.1rem; }
-[data-testid="stMain"] h2 { font-size: 2.3rem; }
-[data-testid="stCaptionContainer"] p { font-size: 1.1rem; }
-[data-testid="stSidebar"] [data-testid="stWidgetLabel"] p { font-size: 1.1rem; }
-[data-testid="stMainBlockContainer"] { max-width: 100%; }
-[data-testid="stCode"] code { font-size: 1.05rem; }
+html { font-size: 23px; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 20px; line-height: 1.5; }
+[data-testid="stMarkdownContainer"] code { font-size: 18px; }
+[data-testid="stMain"] h1 { font-size: 44px; padding-top: 0; }
+[data-testid="stMain"] h2 { font-size: 34px; }
+[data-testid="stMain"] h3 { font-size: 28px; }
+[data-testid="stCaptionContainer"] p { font-size: 18px; }
+[data-testid="stSidebar"] [data-testid="stWidgetLabel"] p { font-size: 18px; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 48px 32px 64px 32px; }
+[data-testid="stCode"] code { font-size: 17px; }
+/* Display formulas at body size; one wider than its box wraps after a top-level = or + (KaTeX's break points). */
+[data-testid="stMain"] .katex-display > .katex { font-size: 20px; white-space: normal; }
+[data-testid="stMain"] .katex-display { overflow: hidden; padding: 4px 0; }
+/* Metric labels wrap instead of being cut off with an ellipsis. */
+[data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * {
+  white-space: normal; overflow: visible; text-overflow: clip;
+}
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 36px; }
+/* Slider values: a size that fits above the thumb. */
+[data-testid="stSliderThumbValue"] p, [data-testid="stSliderTickBar"] p { font-size: 18px; line-height: 1.2; }
+[data-testid="stSliderThumbValue"] { top: auto; bottom: calc(100% + 6px); }
+/* Page names wrap instead of being truncated. */
+[data-testid="stSidebarNavLink"] span { white-space: normal; overflow: visible; text-overflow: clip; }
 </style>"""
 
 
+_CSS_SENT = "_posviz_lecture_css_sent"
+# Tables read the root font size once, when they are first drawn: the style must be
+# in the page before them. The browser applies elements that arrive within about
+# 10 ms together, so the first lecture run of a session waits this long after it.
+CSS_LEAD_S = 0.2
+
+
 def lecture_styles() -> None:
-    """Enlarge the page's text in lecture mode (figures enlarge themselves)."""
-    if lecture_mode():
-        st.html(_LECTURE_CSS)
+    """Lecture mode: larger text, the sidebar collapsed on a new visit (figures enlarge themselves)."""
+    if not lecture_mode():
+        st.session_state.pop(_CSS_SENT, None)
+        return
+    st.set_page_config(initial_sidebar_state="collapsed")
+    st.html(_LECTURE_CSS)
+    if not st.session_state.get(_CSS_SENT):
+        st.session_state[_CSS_SENT] = True
+        time.sleep(CSS_LEAD_S)

@@ -12,6 +12,7 @@ from posviz.encodings.positions import display_positions
 from posviz.figures.common import (
     DIVERGING,
     MASK_COLOR,
+    MASK_EDGE,
     MAX_TEXT_CELLS,
     SEQUENTIAL,
     as_array,
@@ -158,25 +159,39 @@ def test_values_written_into_small_matrices_only():
 # --- masks -------------------------------------------------------------------------------------
 
 
-def test_mask_paints_exactly_its_cells_grey():
-    z = np.arange(16, dtype=np.float64).reshape(4, 4)
-    mask = np.eye(4, dtype=bool)
-    fig = heatmap(z, q_pos=_positions(4), k_pos=_positions(4), title="T", value_name="v", mask=mask, mask_label="diag")
-    t = _only(fig)  # a mask is a gap in the one trace, not a second trace
+def test_mask_paints_exactly_its_cells_grey_with_a_legend_entry():
+    z = np.arange(36, dtype=np.float64).reshape(6, 6)
+    mask = np.triu(np.ones((6, 6), dtype=bool), 1)  # 15 of 36 cells: grey, no markers
+    pos = _positions(6)
+    fig = heatmap(z, q_pos=pos, k_pos=pos, title="T", value_name="v", mask=mask, mask_label="future")
+    (t,) = _heatmaps(fig)  # a mask is a gap in the one heatmap
     np.testing.assert_array_equal(np.isnan(t.z), mask)
     np.testing.assert_array_equal(t.z[~mask], z[~mask])
     assert t.hoverongaps is False
     assert fig.layout.plot_bgcolor == MASK_COLOR
-    assert "grey: diag" in fig.layout.title.subtitle.text
+    (entry,) = [s for s in fig.data if s.type == "scatter"]  # its own colour, named in the legend
+    assert entry.name == "future" and entry.showlegend and entry.marker.color == MASK_COLOR
+    assert entry.x == (None,)  # a legend entry only: the grey cells are plain to see
+
+
+def test_few_masked_cells_are_outlined_one_marker_each():
+    """The diagonal of a 128 x 128 view is a one-pixel line of grey: each cell also gets a marker."""
+    n = 128
+    mask = np.eye(n, dtype=bool)
+    fig = heatmap(np.ones((n, n)), q_pos=_positions(n), k_pos=_positions(n), title="T", value_name="v", mask=mask)
+    (marks,) = [s for s in fig.data if s.type == "scatter"]
+    np.testing.assert_array_equal(marks.x, np.arange(n))
+    np.testing.assert_array_equal(marks.y, np.arange(n))
+    assert marks.marker.line.color == MASK_EDGE and marks.marker.line.width >= 2
+    assert marks.showlegend and marks.name == "masked"
 
 
 def test_empty_mask_changes_nothing():
     z = np.arange(16, dtype=np.float64).reshape(4, 4)
     mask = np.zeros((4, 4), dtype=bool)
     fig = heatmap(z, q_pos=_positions(4), k_pos=_positions(4), title="T", value_name="v", mask=mask, mask_label="diag")
-    t = _only(fig)
+    t = _only(fig)  # no legend entry either
     assert not np.isnan(t.z).any()
-    assert "grey" not in (fig.layout.title.subtitle.text or "")
 
 
 # --- small multiples ---------------------------------------------------------------------------

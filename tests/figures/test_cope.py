@@ -37,7 +37,7 @@ def test_gates_figure_masks_future_and_labels_tokens():
     assert np.isnan(z[FUTURE]).all() and (z[~FUTURE] == 1).all()
     assert (trace.zmin, trace.zmax) == (0.0, 1.0)
     assert fig.layout.plot_bgcolor == MASK_COLOR
-    assert "masked before the gates" in fig.layout.title.subtitle.text
+    assert any("masked before the gates" in t.name for t in fig.data if t.showlegend)  # a legend entry
     ticks = list(fig.layout.xaxis.ticktext)
     assert ticks[1] == "1 &lt;b&gt;" and ticks[5] == "5 &amp;amp;"  # escaped, shown literally by Plotly
     assert fig.layout.yaxis.title.text == "query position i"
@@ -59,14 +59,15 @@ def test_positions_figure_marks_clamped_cells():
     pos = cope_positions(gates, npos_max=4).numpy()
     clamped = raw > 3
     fig = positions_figure(pos, FUTURE, clamped, npos_max=4, q_pos=POS, k_pos=POS, n=N, tokens=None)
-    heat, marks = fig.data
+    heat, marks = fig.data[0], next(t for t in fig.data if (t.name or "").startswith("clamped"))
     assert heat.zmax == 3.0
     assert len(marks.x) == int(clamped.sum()) > 0
     for x, y in zip(marks.x, marks.y, strict=True):
         assert y - x + 1 > 3  # i - j + 1 exceeds the clamp
     assert f"{int(clamped.sum())} shown cells" in fig.layout.title.subtitle.text
     none = positions_figure(pos, FUTURE, np.zeros_like(clamped), npos_max=4, q_pos=POS, k_pos=POS, n=N, tokens=None)
-    assert len(none.data) == 1 and "no shown cell" in none.layout.title.subtitle.text
+    assert not [t for t in none.data if (t.name or "").startswith("clamped")]
+    assert "no shown cell" in none.layout.title.subtitle.text
 
 
 def test_interpolation_figure():
@@ -86,8 +87,12 @@ def test_position_logits_and_attention_figures():
     assert fig.data[0].zmid == 0.0 and np.isnan(np.asarray(fig.data[0].z, dtype=float)[FUTURE]).all()
     a = np.tril(np.ones((N, N), dtype=np.float32))
     grid = attention_figure(a, a * 0.5, a * 0.25, q_pos=POS, k_pos=POS, n=N)
-    assert [t.type for t in grid.data] == ["heatmap"] * 3
+    assert [t.type for t in grid.data] == ["heatmap"] * 3 + ["scatter"]  # + the masked keys' legend entry
     assert [ann.text for ann in grid.layout.annotations] == list(ATTENTION_TITLES)
+    for h, t in enumerate(grid.data[:3]):  # log colour, true weights in the hover, future keys masked
+        assert np.isnan(np.asarray(t.z, dtype=float)[FUTURE]).all()
+        np.testing.assert_allclose(np.asarray(t.customdata)[..., 1][~FUTURE], (a * 0.5**h)[~FUTURE])
+    assert grid.layout.coloraxis.cmax == 0.0  # log10 of the largest weight, 1
 
 
 def test_counting_figure():
@@ -106,8 +111,9 @@ def test_pitfall_figures():
     right = np.tril(np.ones((N, N), dtype=np.float32))
     wrong = right + 2 * np.tril(np.ones((N, N), dtype=np.float32))
     fig = pitfall_figure(right, wrong, q_pos=POS, k_pos=POS, n=N)
-    assert len(fig.data) == 2
+    assert [t.type for t in fig.data] == ["heatmap", "heatmap", "scatter"]
     assert np.isnan(np.asarray(fig.data[1].z, dtype=float)[FUTURE]).all()
+    assert "future" in fig.data[2].name and fig.data[2].showlegend
     diff = pitfall_difference_figure(wrong - right, q_pos=POS, k_pos=POS, n=N)
     z = np.asarray(diff.data[0].z, dtype=float)
     assert (z[~FUTURE] == 2).all() and np.isnan(z[FUTURE]).all()

@@ -89,7 +89,7 @@ def test_score_and_shift_figures():
     assert "j − i" in fig.layout.title.subtitle.text
     shift = shift_figure(np.array([1, 10, 100]), np.array([2.0, 2.0, 2.0 + 1e-12]), m=1, n=2)
     assert shift.layout.xaxis.type == "log"
-    assert "1.00e-12" in shift.layout.title.subtitle.text
+    assert "10⁻¹²" in shift.layout.title.subtitle.text
 
 
 def test_decay_figure_relative_to_zero_with_envelope():
@@ -140,5 +140,9 @@ def test_scaling_figures():
 def test_attention_figure_panels():
     w = torch.softmax(torch.randn(3, 5, 5), dim=-1).numpy()
     fig = attention_figure(w, positions=list(range(5)), titles=["a", "b", "c"])
-    assert len(fig.data) == 3 and [a.text for a in fig.layout.annotations][:3] == ["a", "b", "c"]
-    np.testing.assert_allclose(np.asarray(fig.data[1].z), w[1], rtol=1e-6)
+    maps = [t for t in fig.data if t.type == "heatmap"]
+    assert len(maps) == 3 and [a.text for a in fig.layout.annotations][:3] == ["a", "b", "c"]
+    future = np.triu(np.ones((5, 5), dtype=bool), 1)  # causal: masked, with a legend entry
+    np.testing.assert_allclose(np.asarray(maps[1].customdata)[..., 1][~future], w[1][~future], rtol=1e-6)
+    assert np.isnan(np.asarray(maps[1].z)[future]).all()
+    np.testing.assert_allclose(np.asarray(maps[1].z)[~future], np.log10(np.clip(w[1], 1e-4, None))[~future], rtol=1e-5)

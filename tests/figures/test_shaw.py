@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+import pytest
 import torch
 
 from posviz.encodings.shaw import shaw_index, shaw_table
@@ -89,10 +90,18 @@ def test_score_and_attention_figures():
     h = heatmaps(fig)
     assert [t.coloraxis for t in h] == ["coloraxis", "coloraxis2"]  # own scales: the relative term is small
     assert "times larger" in fig.layout.title.subtitle.text
-    w = np.full((L, L), 1 / L)
-    fig = attention_figure(w, w, q_pos=POS, k_pos=POS, q_len=L, k_len=L)
-    assert [t.coloraxis for t in heatmaps(fig)] == ["coloraxis", "coloraxis"]
-    assert fig.layout.coloraxis.cmin == 0
+    w = g.dirichlet(np.ones(L) * 0.1, size=L)  # a few large weights per row, most tiny
+    fig = attention_figure(w, w * 0.5, q_pos=POS, k_pos=POS, q_len=L, k_len=L)
+    h = heatmaps(fig)
+    assert [t.coloraxis for t in h] == ["coloraxis", "coloraxis"]  # one scale for both
+    # A stated log scale: colour log10(weight) over 4 decades below the largest, hover the weight itself.
+    top = np.ceil(np.log10(w.max()))
+    assert fig.layout.coloraxis.cmax == pytest.approx(np.log10(w.max()), rel=1e-6)
+    assert fig.layout.coloraxis.cmin == pytest.approx(top - 4)
+    np.testing.assert_allclose(h[0].z, np.log10(np.clip(w, 10 ** (top - 4), None)), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(h[1].customdata)[..., 1], w * 0.5, rtol=1e-6)
+    assert "(log)" in fig.layout.coloraxis.colorbar.title.text and "log scale" in fig.layout.title.subtitle.text
+    assert fig.layout.coloraxis.colorbar.ticktext[0].startswith("≤")  # the clip is said on the bar
 
 
 def test_value_term_figure_axes():

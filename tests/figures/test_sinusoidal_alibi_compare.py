@@ -5,13 +5,17 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import plotly.graph_objects as go
+import pytest
 import torch
 
 from posviz.encodings.alibi import alibi_bias, alibi_slope_sources, alibi_slopes
-from posviz.encodings.sinusoidal import concat_permutation, sinusoidal_table
+from posviz.encodings.positions import display_positions
+from posviz.encodings.sinusoidal import concat_permutation, sinusoidal_inv_freq, sinusoidal_table
 from posviz.figures import alibi as afig
 from posviz.figures import compare as cfig
 from posviz.figures import sinusoidal as sfig
+from posviz.figures.common import MASK_COLOR
 from posviz.schemes import COMPARED
 from posviz.ui.compare.settings import CompareSettings
 
@@ -25,11 +29,48 @@ def test_table_figure_carries_the_table_and_says_when_strided():
     table = sinusoidal_table(pos, 8, layout="concat")
     f = sfig.table_figure(table.numpy(), positions=pos.numpy(), seq_len=30, layout="concat", base=10000.0)
     (trace,) = [t for t in f.data if t.type == "heatmap"]
-    np.testing.assert_array_equal(np.asarray(trace.z), table.numpy())
-    assert np.asarray(trace.z).dtype == np.float32
+    z = np.asarray(trace.z)
+    # stride 10: pair 0 (wavelength 2 pi, components 0 and 4 in concat) is below two strides: left out
+    np.testing.assert_array_equal(np.isnan(z).all(0), [True, False, False, False, True, False, False, False])
+    np.testing.assert_array_equal(z[:, ~np.isnan(z).all(0)], table.numpy()[:, [1, 2, 3, 5, 6, 7]])
+    assert z.dtype == np.float32
     assert list(trace.y) == [0, 10, 20, 29]
     assert "concat" in f.layout.title.text and "Strided sample: 4 of 30" in f.layout.title.subtitle.text
     assert f.layout.xaxis.title.text and f.layout.yaxis.title.text == "position p"
+    assert any("aliased" in (t.name or "") for t in f.data if t.showlegend)
+
+
+def test_table_at_131072_tokens_draws_no_aliasing_noise():
+    """Every shown column must be a signal the sample can carry: wavelength >= two strides."""
+    dim, seq_len = 64, 131072
+    pos = display_positions(seq_len, 192)
+    stride = int(pos[1] - pos[0])
+    table = sinusoidal_table(pos, dim).numpy()
+    f = sfig.table_figure(table, positions=pos.numpy(), seq_len=seq_len, layout="interleaved", base=10000.0)
+    z = np.asarray(next(t for t in f.data if t.type == "heatmap").z)
+    waves = (2 * np.pi / sinusoidal_inv_freq(dim).numpy()).repeat(2)  # interleaved: sin, cos of each pair
+    shown = ~np.isnan(z).all(0)
+    assert (waves[shown] >= 2 * stride).all() and (waves[~shown] < 2 * stride).all()
+    assert 0 < shown.sum() < dim  # the slow half still shows its waves
+    assert f"{int((~shown).sum())} of {dim} components" in f.layout.title.subtitle.text.replace("<br>", " ")
+
+
+def test_waves_draw_an_aliased_component_as_its_band():
+    seq_len, dim = 131072, 64
+    pos = display_positions(seq_len, 1000)
+    comps = [0, 1, 32, 63]  # pair 0 (aliased at stride 132), pair 16, pair 31
+    values = sinusoidal_table(pos, dim)[:, comps].numpy()
+    labels = [f"component {c}" for c in comps]
+    f = sfig.waves_figure(pos.numpy(), values, components=comps, labels=labels, seq_len=seq_len, dim=dim)
+    by_name = {t.name.split(":")[0]: t for t in f.data}
+    for c in (0, 1):  # wavelength 6.3 < 2 x 132: a band from -1 to 1, not the samples
+        band = by_name[f"component {c}"]
+        assert band.fill == "toself" and sorted(set(band.y)) == [-1, 1] and "aliased" in band.name
+    for c in (32, 63):  # slow enough: the wave itself
+        np.testing.assert_allclose(by_name[f"component {c}"].y, values[:, comps.index(c)])
+    assert "shaded: aliased" in f.layout.title.subtitle.text
+    plain = sfig.waves_figure(pos.numpy(), values, components=comps, labels=labels, seq_len=seq_len)
+    assert not any(t.fill for t in plain.data)  # without dim the figure cannot know: unchanged
 
 
 def test_layouts_figure_permutation_maps_interleaved_to_concat():
@@ -68,21 +109,37 @@ def test_interleave_figure_marks_every_other_doubled_slope():
     assert "not a power of two" in f.layout.title.subtitle.text
 
 
-def test_bias_grid_blanks_future_keys_when_causal():
-    pos = torch.arange(5)
-    bias = alibi_bias(pos, pos, 4)
+def test_bias_grid_one_sided_log_scale_and_masked_future_keys():
+    """All biases are <= 0: no wasted positive half, and every head shows its gradient, flat ones too."""
+    n, heads = 64, 8
+    pos = torch.arange(n)
+    bias = alibi_bias(pos, pos, heads).numpy()
     f = afig.bias_grid_figure(
-        bias.numpy(),
-        heads_shown=np.arange(4),
-        slopes=alibi_slopes(4).numpy(),
+        bias,
+        heads_shown=np.arange(heads),
+        slopes=alibi_slopes(heads).numpy(),
         positions=pos.numpy(),
-        seq_len=5,
+        seq_len=n,
         causal=True,
-        heads=4,
+        heads=heads,
     )
-    z = np.asarray(f.data[0].z, dtype=np.float64)
-    assert np.isnan(z[0, 1]) and z[1, 0] == float(bias[0, 1, 0])
-    assert len(f.data) == 4 and "masked" in f.layout.title.subtitle.text
+    maps = [t for t in f.data if t.type == "heatmap"]
+    assert len(maps) == heads
+    axis = f.layout.coloraxis
+    assert axis.cmid is None  # one-sided: light (near 0) to dark blue (most negative), no red half
+    assert axis.colorscale == go.layout.Coloraxis(colorscale="Blues").colorscale
+    assert axis.cmax == pytest.approx(np.log10(np.abs(bias).max()), rel=1e-6)  # the largest |bias|: darkest
+    assert all(text.startswith(("−", "≥ −")) for text in axis.colorbar.ticktext)  # labelled in bias values
+    future = pos.numpy()[None, :] > pos.numpy()[:, None]
+    for h, t in enumerate(maps):
+        z = np.asarray(t.z, dtype=np.float64)
+        assert np.isnan(z[future]).all()
+        np.testing.assert_allclose(np.asarray(t.customdata)[..., 1][~future], bias[h][~future], rtol=1e-6)
+        # every head spans at least a third of the colour scale: none looks blank
+        assert np.nanmax(z) - np.nanmin(z) > (axis.cmax - axis.cmin) / 3, h
+    (entry,) = [t for t in f.data if t.type == "scatter" and t.showlegend]
+    assert "future" in entry.name and f.layout.plot_bgcolor == MASK_COLOR
+    assert "masked" in f.layout.title.subtitle.text
 
 
 def test_receptive_field_figure_has_a_line_per_head_and_reach_markers():
@@ -114,7 +171,11 @@ def test_compare_view_terms_and_figures():
     f = cfig.term_grid_figure(v.terms, names=v.names, positions=v.positions, causal=True)
     assert len(f.data) == 8 and f.layout.coloraxis.cmid == 0
     g = cfig.attention_grid_figure(v.weights, names=v.names, positions=v.positions, causal=True)
-    assert g.layout.coloraxis.colorscale and len(g.data) == 8
+    maps = [t for t in g.data if t.type == "heatmap"]
+    assert len(maps) == 8 and g.layout.coloraxis.colorbar.title.text == "weight (log)"
+    masked = ~np.isfinite(v.weights) | (v.weights == 0)
+    assert masked.any() and all(np.isnan(np.asarray(t.z))[masked[h]].all() for h, t in enumerate(maps))
+    assert [t.name for t in g.data if t.type == "scatter"] == ["masked keys"]  # their own legend entry
     p = cfig.term_profile_figure(v.terms, names=v.names, positions=v.positions, causal=True)
     assert list(p.data[0].x) == list(range(12)) and len(p.data) == 8
 

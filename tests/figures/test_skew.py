@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from posviz.encodings.skew import VARIANTS, cell_sources, relative_gather, skew_steps_for
+from posviz.figures.layout import CHAR_EM, look
 from posviz.figures.skew import (
     STEP_KEYS,
     relative_center,
@@ -97,6 +98,13 @@ def test_animation_has_a_frame_per_step_and_play():
     assert shapes == [(L, 2 * L - 1), (L, 2 * L), (L + 1, 2 * L - 1), (L, L)]
     assert fig.layout.updatemenus[0].buttons[0].label.endswith("Play")
     assert len(fig.layout.sliders[0].steps) == 4
+    # Each frame brings its own title, wrapped for the room at the figure's title size.
+    lecture = skew_animation_figure(steps, sources, variant="unmasked", seq_len=L, lecture=True)
+    titles = [f.layout.title.text.replace("<br>", " ") for f in lecture.frames]
+    assert titles == list(step_titles("unmasked")[:4])
+    lk, size = look(True), lecture.layout.title.font.size
+    for frame in lecture.frames:
+        assert all(len(line) * CHAR_EM * size <= lk.width for line in frame.layout.title.text.split("<br>"))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -109,10 +117,10 @@ def test_check_figures(variant):
     fig5 = skew_check_figure(result, gather, valid, 5, variant=variant, max_diff=1e-7)
     heat = [t for t in fig5.data if isinstance(t, go.Heatmap)]
     np.testing.assert_allclose(np.asarray(heat[0].z), result.numpy(), rtol=1e-6)
-    marks = [t for t in fig5.data if isinstance(t, go.Scatter)]
+    marks = [t for t in fig5.data if isinstance(t, go.Scatter) and t.name == "garbage"]
     n_garbage = int((~valid).sum())
     assert (len(marks[0].x) if marks else 0) == n_garbage
     fig6 = skew_check_figure(result, gather, valid, 6, variant=variant, max_diff=1e-7)
     masked = np.asarray([t for t in fig6.data if isinstance(t, go.Heatmap)][0].z, dtype=float)
     assert np.isnan(masked[~valid.numpy()]).all()
-    assert "1.00e-07" in fig6.layout.title.subtitle.text
+    assert "10⁻⁷" in fig6.layout.title.subtitle.text

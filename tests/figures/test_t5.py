@@ -49,9 +49,12 @@ def _pipeline(steps, step: int, bidirectional: bool) -> go.Figure:
 
 
 def _trace(fig: go.Figure) -> go.Heatmap:
-    (trace,) = fig.data
-    assert isinstance(trace, go.Heatmap)
+    (trace,) = [t for t in fig.data if isinstance(t, go.Heatmap)]
     return trace
+
+
+def _legend(fig: go.Figure) -> list[str]:
+    return [t.name for t in fig.data if t.showlegend]
 
 
 def _step_of(key: str) -> int:
@@ -118,7 +121,7 @@ def test_log_step_marks_minus_inf_where_n_is_zero(bidirectional):
     expected = (s.max_exact + s.log_ratio).numpy()
     np.testing.assert_allclose(t.z[~zero], expected[~zero], rtol=1e-6)
     assert fig.layout.plot_bgcolor == MASK_COLOR
-    assert "grey" in fig.layout.title.subtitle.text and "log(0)" in fig.layout.title.subtitle.text
+    assert any("log(0)" in name for name in _legend(fig))  # the grey cells have a legend entry
 
 
 @pytest.mark.parametrize("key", ["long", "clamp"])
@@ -132,7 +135,7 @@ def test_long_and_clamp_steps_mark_the_int64_min_garbage(key, bidirectional):
     np.testing.assert_array_equal(garbage, s.n.numpy() == 0)  # (-inf).long() where n == 0
     np.testing.assert_array_equal(np.isnan(t.z), garbage)
     np.testing.assert_array_equal(t.z[~garbage], raw[~garbage])
-    assert str(INT64_MIN + s.max_exact) in fig.layout.title.subtitle.text
+    assert any(str(INT64_MIN + s.max_exact) in name for name in _legend(fig))
     assert fig.layout.plot_bgcolor == MASK_COLOR
 
 
@@ -219,10 +222,17 @@ def test_attention_figure_has_two_panels():
     without, with_bias = rng.dirichlet(np.ones(L), size=L), rng.dirichlet(np.ones(L), size=L)
     fig = attention_figure(without, with_bias, head=3, q_pos=POS, k_pos=POS, q_len=L, k_len=L)
     assert len(fig.data) == 2
-    np.testing.assert_allclose(fig.data[0].z, without.astype(np.float32))
-    np.testing.assert_allclose(fig.data[1].z, with_bias.astype(np.float32))
+    # Colour: log10 of the weight (a stated log scale); the weights themselves ride along for the hover.
+    np.testing.assert_allclose(np.asarray(fig.data[0].customdata)[..., 1], without.astype(np.float32))
+    np.testing.assert_allclose(np.asarray(fig.data[1].customdata)[..., 1], with_bias.astype(np.float32))
+    lo = 10.0 ** (np.ceil(np.log10(max(without.max(), with_bias.max()))) - 4)
+    np.testing.assert_allclose(fig.data[0].z, np.log10(np.clip(without, lo, None)), rtol=1e-5)
     assert "bias[3]" in fig.layout.annotations[1].text
     assert fig.layout.coloraxis.cmid is None  # weights are not signed: sequential scale
+    bar = fig.layout.coloraxis.colorbar
+    assert bar.title.text == "weight (log)" and bar.tickvals[0] == pytest.approx(np.log10(lo))
+    # The scale spans the data: the largest weight is the top of the colour scale.
+    assert fig.layout.coloraxis.cmax == pytest.approx(np.log10(max(without.max(), with_bias.max())), rel=1e-6)
 
 
 def test_attention_row_figure():
@@ -246,3 +256,24 @@ def test_pitfall_difference_is_transposed_minus_correct():
     np.testing.assert_allclose(fig.data[2].z, transposed - correct)
     assert not np.allclose(fig.data[2].z, 0)  # the bias is not symmetric: the swap shows
     assert [a.text for a in fig.layout.annotations][:3][2] == "difference"
+
+
+@pytest.mark.parametrize("key", ["log", "long"])
+def test_minus_inf_cells_are_marked_at_128_tokens(key):
+    """Bidirectional at L = 128: log(0) sits on the diagonal only, 128 of 16384 cells, a one-pixel line.
+
+    Each such cell gets an outlined marker, so steps 3 and 4 show what they are about.
+    """
+    n = 128
+    pos = torch.arange(n)
+    steps = t5_bucket_steps(pos[None, :] - pos[:, None], bidirectional=True, num_buckets=32, max_distance=128)
+    fig = pipeline_figure(
+        steps, _step_of(key), q_pos=pos, k_pos=pos, q_len=n, k_len=n, bidirectional=True, num_buckets=32
+    )
+    (marks,) = [t for t in fig.data if isinstance(t, go.Scatter)]
+    zero = steps.n.numpy() == 0  # n = 0: log(0) = -inf
+    rows, cols = np.nonzero(zero)
+    np.testing.assert_array_equal(marks.x, cols)
+    np.testing.assert_array_equal(marks.y, rows)
+    assert marks.showlegend and marks.marker.line.width >= 2 and marks.marker.size >= 7
+    assert np.isnan(np.asarray(_trace(fig).z)[zero]).all()

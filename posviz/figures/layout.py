@@ -1,0 +1,302 @@
+"""The shared look of every figure: fonts, titles that fit, legends clear of the plot, readable numbers.
+
+Plotly neither wraps text nor tells Python how wide a chart is drawn, so a title is
+wrapped for the narrowest chart its mode is made for (``Look.width``) at a
+conservative width per character, and the top margin is computed from the lines it
+holds: title, subtitle, then whatever sits just above the plot (subplot titles,
+labels of marked lines). Legends go under the plot, where they cover no data.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+LINE_EM = 1.3  # Plotly's line height for text with <br>
+# The app's own font (Streamlit serves it, so every viewer has it); measured mean
+# advance of a character in our titles: 0.38-0.42 em. 0.5 em leaves room for the
+# sans-serif fallback (DejaVu Sans, about 0.5 em).
+FONT = '"Source Sans", "Source Sans Pro", sans-serif'
+CHAR_EM = 0.5
+TITLE_PAD = 10  # px above the title
+GAP = 12  # px between stacked blocks (title, subtitle, subplot titles, plot)
+LEGEND_SYMBOL = 40  # px a legend entry spends beside its text
+SUBTITLE_COLOR = "#444"
+BAR_THICKNESS = 14  # px, horizontal colour bars
+BASE_BOTTOM = 60  # px under the plot that a chart's height already counts on
+
+
+@dataclass(frozen=True)
+class Look:
+    """Font sizes (px), heights and the narrowest chart width the text is wrapped for.
+
+    Lecture mode: 20 px, the page's body text there (``posviz.ui.chrome``), and
+    wrapped for a 1024 px projector with the sidebar collapsed.
+    """
+
+    font: int
+    title: int
+    height: int
+    line: int
+    width: int = 680
+
+
+def look(lecture: bool = False) -> Look:
+    if lecture:
+        return Look(font=20, title=26, height=720, line=4, width=900)
+    return Look(font=13, title=16, height=460, line=2, width=680)
+
+
+# ------------------------------------------------------------------ text
+
+
+def subtitle_lines(*parts: str | None) -> str | None:
+    """Subtitle parts, one per line (plotly does not wrap text); None when there are none."""
+    return "<br>".join(p for p in parts if p) or None
+
+
+def wrap(text: str | None, *, size: float, width: float) -> str:
+    """``text`` with ``<br>`` inserted so no line is wider than ``width`` px at font ``size`` px.
+
+    Existing ``<br>`` are kept. A line breaks after a clause ("; ", ": ", ", ") when one
+    ends in the second half of the line, else at the last space that fits; a single
+    word longer than the line stays whole.
+    """
+    if not text:
+        return ""
+    budget = max(12, int(width / (CHAR_EM * size)))
+    return "<br>".join(line for part in text.split("<br>") for line in _wrap_line(part, budget))
+
+
+def _wrap_line(line: str, budget: int) -> list[str]:
+    out: list[str] = []
+    while len(line) > budget:
+        head = line[: budget + 1]
+        cut = max((head.rfind(mark) + len(mark) - 1 for mark in ("; ", ": ", ", ")), default=-1)
+        if cut < budget // 2:
+            cut = head.rfind(" ")
+        if cut <= 0:
+            cut = line.find(" ", budget)
+            if cut < 0:
+                break
+        out.append(line[:cut].rstrip())
+        line = line[cut:].lstrip()
+    out.append(line)
+    return out
+
+
+def line_count(text: str | None) -> int:
+    return text.count("<br>") + 1 if text else 0
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def number(x: float, digits: int = 4, *, power: bool = False) -> str:
+    """A number for prose, legends and titles: ``digits`` significant digits, never ``4.712e+04``.
+
+    47123.9 -> "47124", 0.0123456 -> "0.01235", 1e-07 -> "10⁻⁷", 3e9 -> "3·10⁹";
+    ``power``: always as a power of ten (the ticks of an axis that needs it anywhere).
+    """
+    x = float(x)
+    if not math.isfinite(x):
+        return {math.inf: "∞", -math.inf: "−∞"}.get(x, "nan")
+    if x == 0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(x)))
+    if -4 <= magnitude < 7 and not power:
+        decimals = max(0, digits - 1 - magnitude)
+        text = f"{x:.{decimals}f}"
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return text.replace("-", "−")
+    mantissa = f"{x / 10**magnitude:.{max(digits - 1, 0)}f}".rstrip("0").rstrip(".")
+    exponent = str(magnitude).translate(_SUPERSCRIPT)
+    return ("" if mantissa == "1" else f"{mantissa}·").replace("-", "−") + f"10{exponent}"
+
+
+# ------------------------------------------------------------------ log axes
+
+
+def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
+    """Tick values and full labels for a log axis over ``[lo, hi]`` (both > 0).
+
+    One tick per decade when the range spans two decades or more, else 1-2-5 steps,
+    so no axis shows Plotly's bare minor labels ("2 5 9").
+    """
+    lo, hi = min(lo, hi), max(lo, hi)
+    first, last = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    steps = (1.0,) if math.log10(hi / lo) >= 2 else (1.0, 2.0, 5.0)
+    vals = [s * 10.0**e for e in range(first, last + 1) for s in steps]
+    vals = [v for v in vals if lo * 0.999 <= v <= hi * 1.001] or [10.0**first]
+    power = vals[0] < 1e-4 or vals[-1] >= 1e7  # one notation along the axis
+    return vals, [number(v, 3, power=power) for v in vals]
+
+
+def _axis_values(fig: go.Figure, name: str) -> np.ndarray:
+    """Positive finite values the traces put on axis ``name`` (``xaxis``, ``yaxis2``, ...)."""
+    letter, suffix = name[0], name[5:]
+    ref = letter + suffix
+    chunks = []
+    for trace in fig.data:
+        if (getattr(trace, f"{letter}axis", None) or letter) != ref:
+            continue
+        values = getattr(trace, letter, None)
+        if values is None:
+            continue
+        arr = np.asarray([np.nan if v is None else v for v in values] if isinstance(values, tuple) else values)
+        if arr.dtype.kind in "iuf":
+            arr = arr.astype(np.float64).ravel()
+            chunks.append(arr[np.isfinite(arr) & (arr > 0)])
+    return np.concatenate(chunks) if chunks else np.zeros(0)
+
+
+def fix_log_axes(fig: go.Figure) -> None:
+    """Full labels on every log axis that has no explicit ticks (decades, or 1-2-5 on short ranges)."""
+    layout = fig.layout.to_plotly_json()
+    for name, axis in layout.items():
+        if not re.fullmatch(r"[xy]axis\d*", name) or axis.get("type") != "log":
+            continue
+        if axis.get("tickvals") is not None or axis.get("dtick") is not None:
+            continue
+        if axis.get("range") is not None:
+            lo, hi = (10.0**v for v in axis["range"])
+        else:
+            values = _axis_values(fig, name)
+            if not values.size:
+                continue
+            lo, hi = float(values.min()), float(values.max())
+        vals, text = log_ticks(lo, hi)
+        fig.layout[name].update(tickvals=vals, ticktext=text, minor=dict(showgrid=False, ticks=""))
+
+
+# ------------------------------------------------------------------ title, legend, margins
+
+
+def _band_above_plot(fig: go.Figure, font: int) -> int:
+    """Height (px) of the annotations that sit on top of the plot area: subplot titles, line labels."""
+    band = 0.0
+    for a in fig.layout.annotations:
+        yref = a.yref or "y"
+        if not (yref == "paper" or yref.endswith("domain")) or a.y is None or a.y < 0.98:
+            continue
+        above = {"bottom": 1.0, "top": 0.0}.get(a.yanchor or "auto", 0.5)
+        height = line_count(a.text or " ") * LINE_EM * font
+        band = max(band, above * height + abs(a.yshift or 0) + 4)
+    return int(math.ceil(band))
+
+
+def _legend_entries(fig: go.Figure) -> list[str]:
+    if fig.layout.showlegend is False:
+        return []
+    names = []
+    for trace in fig.data:
+        if trace.showlegend is False or not trace.name or trace.type in ("heatmap", "histogram2d"):
+            continue
+        if trace.showlegend is None and len(fig.data) == 1:
+            continue  # plotly shows no legend for a lone trace
+        names.append(trace.name)
+    return names
+
+
+def legend_rows(names: list[str], *, font: int, width: float) -> int:
+    """How many rows a horizontal legend of ``names`` takes in ``width`` px (greedy, as Plotly fills them)."""
+    rows, used = 1, 0.0
+    for name in names:
+        entry = LEGEND_SYMBOL + CHAR_EM * font * len(name.replace("<br>", " "))
+        if used and used + entry > width:
+            rows, used = rows + 1, 0.0
+        used += entry
+    return rows
+
+
+def _bars_below(fig: go.Figure) -> list[str]:
+    """Colour axes whose colour bar lies horizontally under the plots."""
+    layout = fig.layout.to_plotly_json()
+    return [
+        name
+        for name, axis in layout.items()
+        if re.fullmatch(r"coloraxis\d*", name) and axis.get("colorbar", {}).get("orientation") == "h"
+    ]
+
+
+def title_font(title: str, lk: Look) -> int:
+    """The title's font size: ``lk.title``, smaller (down to the body size) so that a long title fits one line."""
+    longest = max((len(line) for line in (title or "").split("<br>")), default=1)
+    fits = (lk.width - 2 * TITLE_PAD) / (CHAR_EM * max(longest, 1))
+    return int(max(lk.font, min(lk.title, math.floor(fits))))
+
+
+def _baseline_top(lk: Look) -> float:
+    """The top margin of a chart with a one-line title and a one-line subtitle."""
+    return TITLE_PAD + LINE_EM * (lk.title + lk.font) + 0.5 * lk.font + GAP
+
+
+def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, height: int | None = None) -> go.Figure:
+    """Shared title, fonts, legend and margins; ``subtitle`` lines are separated by ``<br>``.
+
+    Title and subtitle are wrapped to fit the chart and stacked from the top; the top
+    margin makes room for them and for subplot titles; a legend goes under the plot;
+    log axes get full tick labels; annotations take the figure's font size. Call it
+    after the traces and annotations are added.
+    """
+    lk = look(lecture)
+    title_size = title_font(title, lk)
+    title_text = wrap(title, size=title_size, width=lk.width - 2 * TITLE_PAD)
+    sub_text = wrap(subtitle, size=lk.font, width=lk.width - 2 * TITLE_PAD)
+    fig.update_annotations(font_size=lk.font)
+    fix_log_axes(fig)
+    header = TITLE_PAD + line_count(title_text) * LINE_EM * title_size
+    if sub_text:
+        header += 0.5 * lk.font + line_count(sub_text) * LINE_EM * lk.font
+    top = int(math.ceil(header + GAP + _band_above_plot(fig, lk.font) + (GAP if fig.layout.annotations else 0)))
+    names = _legend_entries(fig)
+    legend_band = legend_rows(names, font=lk.font, width=lk.width - 40) * LINE_EM * lk.font + 8 + GAP if names else 0
+    bars = _bars_below(fig)
+    bar_band = 2 * LINE_EM * lk.font + BAR_THICKNESS + 16 if bars else 0
+    axis_below = 3.2 * lk.font + 24  # tick labels, standoff and axis title under the plot
+    bottom = int(math.ceil(axis_below + bar_band + legend_band)) if names or bars else 20
+    height = int((height or lk.height) + max(0, top - _baseline_top(lk)) + max(0, bottom - BASE_BOTTOM))
+    if names:
+        fig.update_layout(
+            legend=dict(
+                orientation="h",
+                x=0,
+                xanchor="left",
+                xref="container",
+                y=0,
+                yanchor="bottom",
+                yref="container",
+                bgcolor="rgba(0,0,0,0)",
+                font=dict(size=lk.font),
+            )
+        )
+    for name in bars:  # over the legend, under the axis title
+        fig.layout[name].colorbar.update(
+            y=(legend_band + 4) / height, yref="container", yanchor="bottom", thickness=BAR_THICKNESS
+        )
+    fig.update_layout(
+        title=dict(
+            text=title_text,
+            font=dict(size=title_size),
+            x=0,
+            xref="container",
+            xanchor="left",
+            y=1,
+            yref="container",
+            yanchor="top",
+            pad=dict(l=TITLE_PAD, t=TITLE_PAD),
+            subtitle=dict(text=sub_text, font=dict(size=lk.font, color=SUBTITLE_COLOR)),
+        ),
+        font=dict(size=lk.font, family=FONT),
+        height=height,
+        margin=dict(l=20, r=20, t=top, b=bottom),
+        hoverlabel=dict(font=dict(size=lk.font)),
+    )
+    fig.update_xaxes(automargin=True, title_standoff=8)
+    fig.update_yaxes(automargin=True, title_standoff=8)
+    return fig

@@ -1,0 +1,206 @@
+"""Lecture mode at projector sizes, measured in the DOM of a real Chromium, on every page.
+
+At 1280 x 720 and 1024 x 768 with ``?lecture=1``: no formula wider than its box, no
+text the room reads (formulas, metrics, tables, figure titles, ticks, legends) smaller
+than the body text, Plotly titles inside their chart and clear of subplot titles,
+legends and plots, no sideways scrolling, the sidebar out of the way. Every request
+goes to the app's own server, and every page has its own tab title.
+
+``POSVIZ_DOCS_SCREENSHOTS=1`` also writes the 1280 x 720 screenshots to ``docs/lecture/``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from lecture_probe import PROBE_JS, problems, scroll_through
+
+pytestmark = pytest.mark.browser
+
+# (URL path, st.Page title, charts drawn at the defaults). Keep in step with app.py.
+PAGES = [
+    ("", "Why position?", 0),
+    ("t5", "T5 relative bias", 6),
+    ("shaw", "Shaw relative positions", 7),
+    ("skew", "Music Transformer skew", 3),
+    ("rope", "RoPE", 10),
+    ("cope", "CoPE contextual positions", 6),
+    ("sinusoidal", "Sinusoidal positions", 6),
+    ("alibi", "ALiBi linear biases", 4),
+    ("compare", "Compare every scheme", 4),
+]
+FORMULA_PAGES = {"t5", "skew", "rope", "cope", "sinusoidal", "alibi"}  # st.latex at the top
+SIZES = [(1280, 720), (1024, 768)]
+LOAD_TIMEOUT_MS = 120_000
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "lecture"
+SHOT_WIDTH = 640  # docs screenshots: half size, 64 colours
+
+
+@dataclass
+class Visit:
+    """What one page load showed and fetched."""
+
+    measures: dict
+    title: str
+    charts: int
+    requests: list[str] = field(default_factory=list)
+
+
+def _idle(page) -> None:
+    page.wait_for_function(
+        "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
+        " return a && a.getAttribute('data-test-script-state') === 'notRunning'"
+        " && !document.querySelector('[data-testid=\"stStatusWidget\"]'); }",
+        timeout=LOAD_TIMEOUT_MS,
+    )
+
+
+def _charts_drawn(page, minimum: int) -> int:
+    page.wait_for_function(
+        "n => [...document.querySelectorAll('.js-plotly-plot')]"
+        ".filter(e => e._fullLayout && e.querySelector('.main-svg')).length >= n",
+        arg=minimum,
+        timeout=LOAD_TIMEOUT_MS,
+    )
+    return page.locator(".js-plotly-plot").count()
+
+
+def _save_small(page, path: Path) -> None:
+    """The whole page (Streamlit scrolls inside its main area), halved and reduced to 64 colours."""
+    from PIL import Image
+
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": min(max(height, size["height"]), 16_000)})
+    try:
+        page.wait_for_timeout(1500)  # Plotly and the tables lay themselves out again
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(size)
+    with Image.open(path) as im:
+        small = im.convert("RGB").resize((SHOT_WIDTH, round(im.height * SHOT_WIDTH / im.width)), Image.LANCZOS)
+    small.quantize(colors=64, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+
+
+@pytest.fixture(scope="module")
+def visit(app_url, browser, screenshots):
+    """``visit(path, size, lecture=True)``: load a page once, measure it, remember the result."""
+    done: dict[tuple, Visit] = {}
+
+    def run(path: str, size: tuple[int, int], lecture: bool = True) -> Visit:
+        key = (path, size, lecture)
+        if key in done:
+            return done[key]
+        charts = dict((p, n) for p, _, n in PAGES)[path]
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        requests: list[str] = []
+        try:
+            page = context.new_page()
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(f"{app_url}/{path}" + ("?lecture=1" if lecture else ""), timeout=LOAD_TIMEOUT_MS)
+            _idle(page)
+            scroll_through(page)  # charts below the fold draw when scrolled to
+            drawn = _charts_drawn(page, charts)
+            _idle(page)
+            page.wait_for_timeout(500)
+            measures = page.evaluate(PROBE_JS)
+            if lecture and size == SIZES[0]:
+                name = f"{path or 'home'}.png"
+                _save_small(page, screenshots / "lecture" / name)
+                if os.environ.get("POSVIZ_DOCS_SCREENSHOTS") == "1":
+                    _save_small(page, DOCS / name)
+            done[key] = Visit(measures=measures, title=page.title(), charts=drawn, requests=requests)
+        finally:
+            context.close()
+        return done[key]
+
+    return run
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("path", [p for p, _, _ in PAGES], ids=lambda p: p or "home")
+def test_lecture_page_fits_the_room(visit, path, size):
+    v = visit(path, size)
+    faults = problems(v.measures)
+    assert not faults["overflow"], f"overflow at {size}: {faults['overflow']}"
+    assert not faults["overlap"], f"overlap at {size}: {faults['overlap']}"
+    assert not faults["small"], f"text smaller than the body ({v.measures['body']} px) at {size}: {faults['small']}"
+    assert v.measures["body"] >= 20, "lecture body text is at least 20 px"
+    assert not v.measures["sidebarOpen"], "the sidebar is collapsed in lecture mode"
+    expected = dict((p, n) for p, _, n in PAGES)[path]
+    assert v.charts >= expected and len(v.measures["charts"]) >= expected, "charts missing: the check saw too little"
+    if path in FORMULA_PAGES:  # the formula was there to measure
+        assert v.measures["formulas"], "no formula measured"
+
+
+def test_the_probe_finds_a_cut_off_formula_and_a_title_over_a_subplot_title():
+    """The checks can fail: a formula wider than its box and overlapping boxes are reported."""
+    box = dict(l=0, t=0, r=100, b=20)
+    measures = {
+        "body": 20,
+        "formulas": [dict(text="f", scrollWidth=900, clientWidth=800, right=900, boxRight=800, size=20)],
+        "metrics": [dict(label="m", value=14, labelSize=20, clipped=True)],
+        "tables": [dict(size=14, right=0)],
+        "charts": [
+            dict(
+                title="c",
+                chart=dict(l=0, t=0, r=500, b=400),
+                titles=[dict(text="subtitle", l=-10, t=30, r=300, b=50)],
+                annotations=[dict(text="panel", l=100, t=40, r=200, b=60)],
+                legends=[],
+                plots=[],
+                axisTitles=[],
+                colorbars=[],
+                small=["5 (15px)"],
+            )
+        ],
+        "nav": [],
+        "sliders": [dict(value="3", **box, thumb=dict(l=0, t=10, r=20, b=30))],
+        "pageOverflow": 12,
+        "wide": [],
+    }
+    found = problems(measures)
+    assert len(found["overflow"]) == 4  # formula, metric label, title outside, sideways scroll
+    assert len(found["overlap"]) == 2  # subtitle over the panel title, slider value over its thumb
+    assert len(found["small"]) == 3  # metric value, table, chart text
+
+
+def test_no_request_leaves_the_server(visit, app_url, browser):
+    """Offline lecture halls and students' privacy: the favicon too comes from the app."""
+    host = urlparse(app_url).netloc
+    seen = []
+    for path, _, _ in PAGES:
+        seen += visit(path, SIZES[0]).requests
+        seen += visit(path, SIZES[0], lecture=False).requests
+    # moving between pages in the browser (st.navigation) fetches nothing from elsewhere either
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.on("request", lambda r: seen.append(r.url))
+        page.goto(f"{app_url}/", timeout=LOAD_TIMEOUT_MS)
+        _idle(page)
+        for _, title, _ in PAGES[1:]:
+            page.locator('[data-testid="stSidebarNavLink"]', has_text=title).first.click()
+            page.wait_for_function("t => document.title.startsWith(t)", arg=title, timeout=LOAD_TIMEOUT_MS)
+            _idle(page)
+    finally:
+        context.close()
+    foreign = sorted(
+        {u for u in seen if urlparse(u).scheme in ("http", "https", "ws", "wss") and urlparse(u).netloc != host}
+    )
+    assert len(seen) > 50, "too few requests recorded: the check saw nothing"
+    assert not foreign, f"requests to other hosts: {foreign}"
+    favicons = [u for u in seen if urlparse(u).netloc == host and "/media/" in u and u.endswith(".png")]
+    assert favicons, "the favicon is not served by the app"
+
+
+def test_every_page_has_its_own_tab_title(visit):
+    titles = [visit(path, SIZES[0]).title for path, _, _ in PAGES]
+    assert titles == [f"{title} · posviz" for _, title, _ in PAGES]
+    assert len(set(titles)) == len(PAGES)
+    assert [visit(path, SIZES[0], lecture=False).title for path, _, _ in PAGES] == titles
