@@ -320,9 +320,7 @@ def test_snippet_pitfall_is_what_the_page_draws(custom):
     s = T5Settings(q_len=300, k_len=300, num_buckets=16, max_distance=40, heads=4, head=2, scale=0.5, seed=3)
     table = custom_table(s) if custom else seeded(s)
     px, _, _ = shown_axes(s, t5_settings.PITFALL_POINTS)
-    code = t5_snippet(
-        s, part="pitfall", **px.snippet_args(), table=table.tolist() if custom else None
-    )
+    code = t5_snippet(s, part="pitfall", **px.snippet_args(), table=table.tolist() if custom else None)
     ns = run(code)
     view = page_bias_view(s, table)
     correct, transposed = view.pitfall
