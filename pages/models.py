@@ -27,20 +27,23 @@ elif upload is not None:
     st.success("Showing your uploaded config.json as the first model.", icon=":material/upload_file:")
 
 SECTIONS = (
-    ("1 · The model", None, sections.overview),
-    ("2 · Every layer", texts.LAYERS, sections.strip),
-    ("3 · RoPE per attention kind", texts.ROPE, sections.rope),
-    (f"4 · What the token at position {s.position:,} attends to", texts.MASKS, sections.masks),
-    ("5 · How far information travels", texts.REACH, sections.reach),
-    ("6 · Its own kind of position", texts.FAMILY, sections.family),
+    ("1 · The model", None, (sections.overview,)),
+    ("2 · Every layer", texts.LAYERS, (sections.strip,)),
+    ("3 · RoPE per attention kind", texts.ROPE, (sections.rope_table, sections.rope_figures)),
+    (f"4 · What the token at position {s.position:,} attends to", texts.MASKS, (sections.masks,)),
+    ("5 · How far information travels", texts.REACH, (sections.reach,)),
+    ("6 · Its own kind of position", texts.FAMILY, (sections.family,)),
 )
-for title, text, draw in SECTIONS:
+for title, text, parts in SECTIONS:
     section(title)
     if text:
         prose(text)
-    columns = st.columns(len(drawn), gap="large") if len(drawn) > 1 else [st.container()]
-    for column, side in zip(columns, drawn, strict=True):
-        with column:
-            if len(drawn) > 1:
-                st.subheader(side.model.name, divider=False)
-            draw(side, lecture)
+    for draw in parts:
+        if draw in sections.BESIDE and len(drawn) > 1:  # text and tables side by side
+            for column, side in zip(st.columns(len(drawn), gap="large"), drawn, strict=True):
+                with column:
+                    st.subheader(side.model.name, divider=False)
+                    draw(side, lecture)
+        else:  # figures at full width, one model above the other
+            for side in drawn:
+                draw(side, lecture)

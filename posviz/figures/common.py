@@ -7,6 +7,7 @@ positions ``j`` on the x axis (also when strided), hover with ``i``, ``j``,
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 import numpy as np
@@ -340,4 +341,39 @@ def heatmap_row(
     fig = finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
     fig.update_annotations(font_size=lk.font)
     fig.update_layout(margin_t=fig.layout.margin.t + int(1.6 * lk.font), margin_b=190 if lecture else 130)
+    return fig
+
+
+# Characters per line before a title or subtitle is wrapped: a figure about 940 px wide (a 1280 px
+# screen with the sidebar open), at about half the font size per character.
+TITLE_CHARS = {False: 100, True: 62}
+SUBTITLE_CHARS = {False: 150, True: 95}
+SUBTITLE_SCALE = 0.7  # plotly draws the subtitle at 0.7 of the title's font size
+
+
+def _wrap(text: str, width: int) -> str:
+    lines = [textwrap.wrap(line, width, break_long_words=False) or [""] for line in text.split("<br>")]
+    return "<br>".join(part for line in lines for part in line)
+
+
+def fit_title(fig: go.Figure, *, lecture: bool) -> go.Figure:
+    """Wrap a long title and subtitle at word boundaries (plotly does not wrap text) and make room for them.
+
+    The title block is pinned to the top of the figure and the top margin (and the height, by the
+    same amount) grows by whatever the wrapped lines need, so the plot area keeps its size.
+    """
+    lk = look(lecture)
+    title = fig.layout.title.text or ""
+    subtitle = (fig.layout.title.subtitle.text if fig.layout.title.subtitle else None) or ""
+    title, subtitle = _wrap(title, TITLE_CHARS[lecture]), _wrap(subtitle, SUBTITLE_CHARS[lecture])
+    sub_lines = subtitle.count("<br>") + 1 if subtitle else 0
+    pad = int(1.1 * lk.title) + 6  # plotly anchors a wrapped title by its first line's baseline, not its top
+    need = pad + 1.3 * lk.title * title.count("<br>") + 1.5 * SUBTITLE_SCALE * lk.title * sub_lines + 30
+    top = fig.layout.margin.t or 0
+    grow = max(0, int(need) - top)
+    fig.update_layout(
+        title=dict(text=title, subtitle=dict(text=subtitle), yref="container", y=1.0, yanchor="top", pad=dict(t=pad)),
+        margin=dict(t=top + grow),
+        height=(fig.layout.height or lk.height) + grow,
+    )
     return fig

@@ -2,6 +2,7 @@
 
 Each takes a key (or a shipped slug), ``lecture``, and ``upload``: the bytes of an uploaded
 config.json when the slug is "" (an explicit extra argument, so an upload is part of the key).
+Titles name the model, so they can run long: :func:`fit_title` wraps them for the page's width.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import plotly.graph_objects as go
 from posviz.figures import alibi as alibi_fig
 from posviz.figures import models as fig
 from posviz.figures import t5 as t5_fig
+from posviz.figures.common import fit_title
 from posviz.ui.cache import cached_figure
 from posviz.ui.exports import columns_csv
 from posviz.ui.models.settings import MaskKey, ReachKey, RopeKey
@@ -23,13 +25,13 @@ TWO_PI = 2 * np.pi
 @cached_figure(max_entries=48)
 def strip(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figure:
     m = load(slug, upload)
-    return fig.layer_strip_figure(m.mp.layers, model=m.name, lecture=lecture)
+    return fit_title(fig.layer_strip_figure(m.mp.layers, model=m.name, lecture=lecture), lecture=lecture)
 
 
 @cached_figure(max_entries=48)
 def inv_freq(k: RopeKey, group: int, lecture: bool, upload: bytes | None = None) -> go.Figure:
     g = rope_view(k, upload)[group]
-    return fig.inv_freq_figure(
+    out = fig.inv_freq_figure(
         g.inv_freq,
         g.default,
         method=g.spec.rope_type,
@@ -39,12 +41,13 @@ def inv_freq(k: RopeKey, group: int, lecture: bool, upload: bytes | None = None)
         other_name=g.other_name,
         lecture=lecture,
     )
+    return fit_title(out, lecture=lecture)
 
 
 @cached_figure(max_entries=48)
 def wavelength(k: RopeKey, group: int, lecture: bool, upload: bytes | None = None) -> go.Figure:
     g = rope_view(k, upload)[group]
-    return fig.wavelength_figure(
+    out = fig.wavelength_figure(
         g.inv_freq,
         g.default,
         trained=g.spec.trained_context,
@@ -53,6 +56,7 @@ def wavelength(k: RopeKey, group: int, lecture: bool, upload: bytes | None = Non
         model=load(k.slug, upload).name,
         lecture=lecture,
     )
+    return fit_title(out, lecture=lecture)
 
 
 @cached_figure(max_entries=48)
@@ -61,14 +65,16 @@ def masks(k: MaskKey, near: bool, lecture: bool, upload: bytes | None = None) ->
     v = mask_view(k, upload)
     rows, keys = (v.near_masks, v.near_k) if near else (v.masks, v.k_pos)
     name = load(k.slug, upload).name
-    return fig.mask_figure(rows, keys, labels=list(v.labels), position=k.position, model=name, lecture=lecture)
+    out = fig.mask_figure(rows, keys, labels=list(v.labels), position=k.position, model=name, lecture=lecture)
+    return fit_title(out, lecture=lecture)
 
 
 @cached_figure(max_entries=48)
 def reach(k: ReachKey, lecture: bool, upload: bytes | None = None) -> go.Figure:
     v = reach_view(k, upload)
     name = load(k.slug, upload).name
-    return fig.reach_figure(v.reach, v.layers, position=k.position, model=name, windowed=v.windowed, lecture=lecture)
+    out = fig.reach_figure(v.reach, v.layers, position=k.position, model=name, windowed=v.windowed, lecture=lecture)
+    return fit_title(out, lecture=lecture)
 
 
 @cached_figure(max_entries=32)
@@ -78,14 +84,16 @@ def t5_buckets(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figu
         v.r, v.bucket, max_exact=v.max_exact, max_distance=t.max_distance, bidirectional=True, lecture=lecture
     )
     name = load(slug, upload).name
-    return out.update_layout(title_text=f"{name}: encoder bucket of each distance ({t.num_buckets} buckets)")
+    out.update_layout(title_text=f"{name}: encoder bucket of each distance ({t.num_buckets} buckets)")
+    return fit_title(out, lecture=lecture)
 
 
 @cached_figure(max_entries=32)
 def alibi_slopes(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figure:
     v = alibi_view(slug, upload)
     out = alibi_fig.slopes_figure(v.slopes, closest=v.closest, lecture=lecture)
-    return out.update_layout(title_text=f"{load(slug, upload).name}: the slopes of its {len(v.slopes)} heads")
+    out.update_layout(title_text=f"{load(slug, upload).name}: the slopes of its {len(v.slopes)} heads")
+    return fit_title(out, lecture=lecture)
 
 
 # ---------------------------------------------------------------- the data behind each figure

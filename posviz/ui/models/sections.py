@@ -1,7 +1,9 @@
-"""Draw one model's part of each section of the models page (in a column when two models are compared).
+"""Draw one model's part of each section of the models page.
 
-Each function takes a :class:`Side` and ``lecture`` and draws cached figures and tables only:
-the numbers come from the views, the figures from charts.
+Each function takes a :class:`Side` and ``lecture`` and draws cached figures and tables only: the
+numbers come from the views, the figures from charts. With two models the page puts the text and
+tables side by side in columns (:data:`BESIDE`) and stacks the figures at full width, one model
+above the other, so that two layer strips line up and no title or legend is squeezed.
 """
 
 from __future__ import annotations
@@ -51,14 +53,17 @@ def strip(side: Side, lecture: bool) -> None:
     )
 
 
-def rope(side: Side, lecture: bool) -> None:
+def rope_table(side: Side, lecture: bool) -> None:
     k = side.rope_key
-    groups = rope_view(k, side.upload)
-    if not groups:
+    if not rope_view(k, side.upload):
         st.info(texts.NO_ROPE, icon=":material/info:")
         return
     st.table(rope_facts(k, side.upload), hide_index=True)
-    for i, g in enumerate(groups):
+
+
+def rope_figures(side: Side, lecture: bool) -> None:
+    k = side.rope_key
+    for i, g in enumerate(rope_view(k, side.upload)):
         code = models_snippet(side.slug, part="rope", kind=g.kinds[0], seq_len=k.seq_len)
         for what, build in (("invfreq", charts.inv_freq), ("wavelength", charts.wavelength)):
             show_figure(
@@ -102,7 +107,7 @@ def family(side: Side, lecture: bool) -> None:
     elif mp.alibi is not None:
         fig, part = charts.alibi_slopes(side.slug, lecture, side.upload), "alibi"
     else:
-        st.caption(texts.FAMILY_RULE[mp.family])
+        st.caption(f"{plain(side.model.name)}: {texts.FAMILY_RULE[mp.family]}")
         return
     show_figure(
         fig,
@@ -110,3 +115,6 @@ def family(side: Side, lecture: bool) -> None:
         alt=f"{side.model.name}: " + ("bucket of each distance." if part == "t5" else "slope of each head."),
         code=models_snippet(side.slug, part=part),
     )
+
+
+BESIDE = (overview, rope_table)  # in columns when two models are drawn; the others stack

@@ -2,7 +2,7 @@
 
 A side's position and layer count are the settings clipped to that model (the settings' bounds
 follow the longer of the two shipped models; an uploaded config may be shorter still), with a
-sentence for each value that was clipped.
+sentence when the position was clipped (the layer count needs none: the reach figure shows the layers).
 """
 
 from __future__ import annotations
@@ -44,8 +44,6 @@ def _side(tag: str, slug: str, upload: bytes | None, s: ModelsSettings) -> Side:
     clipped = []
     if position != s.position:
         clipped.append(f"{m.name} reads at most {lim.context:,} tokens: its views use L = {position:,}.")
-    if layers != s.layers:
-        clipped.append(f"{m.name} has {lim.num_layers} layers: its reach stops there.")
     return Side(tag, slug, upload, m, position, layers, tuple(clipped))
 
 

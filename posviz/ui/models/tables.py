@@ -93,6 +93,8 @@ def _group_column(g: RopeGroup, seq_len: int | None) -> dict[str, str]:
     for key, value in s.options:
         if isinstance(value, tuple):
             col[key] = f"{len(value)} factors, {min(value):.3g} to {max(value):.3g}"
+        elif isinstance(value, bool):
+            col[key] = "true" if value else "false"
         elif value is not None:
             col[key] = f"{value:g}" if isinstance(value, float) else str(value)
     col[f"attention factor {at}"] = f"{g.attention_factor:.6g}"
