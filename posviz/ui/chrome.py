@@ -44,6 +44,7 @@ _LECTURE_CSS = """<style>
 [data-testid="stSidebar"] [data-testid="stWidgetLabel"] p { font-size: 1.1rem; }
 [data-testid="stMainBlockContainer"] { max-width: 100%; }
 [data-testid="stCode"] code { font-size: 1.05rem; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.1rem; }
 </style>"""
 
 

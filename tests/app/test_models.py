@@ -51,6 +51,12 @@ def expected_charts(slug: str, position: int) -> set[str]:
     return keys
 
 
+def exactly(at, key: str):
+    """The chart with element key ``key`` (``chart`` matches a prefix: masks would match masks_near too)."""
+    (found,) = [c for c in charts(at) if c.key == key]
+    return found
+
+
 def upload(at, data: bytes, name: str = "config.json"):
     at.file_uploader(key="models_upload").set_value((name, data, "application/json"))
     return at.run()
@@ -150,8 +156,8 @@ def test_the_shorter_model_beside_is_clipped_with_a_note():
     assert not at.exception and not warnings(at)  # within the longer model's context: no link notice
     assert value_of(at, "position") == 5000
     assert any("reads at most 1,024 tokens" in i.value for i in at.info)
-    assert "position 1,023" in chart(at, "models_a_masks").title
-    assert "position 5,000" in chart(at, "models_b_masks").title
+    assert "position 1,023" in exactly(at, "fig_models_a_masks").title
+    assert "position 5,000" in exactly(at, "fig_models_b_masks").title
 
 
 @pytest.mark.parametrize(
@@ -289,4 +295,4 @@ def test_nothing_is_computed_in_the_page_for_a_huge_context():
     at = open_models(model="llama-4-scout", position="10485759")
     assert_healthy(at)
     assert sum(c.size for c in charts(at)) < 1_000_000
-    assert "position 10,485,759" in chart(at, "models_a_masks").title
+    assert "position 10,485,759" in exactly(at, "fig_models_a_masks").title

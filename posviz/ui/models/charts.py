@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from posviz.figures import alibi as alibi_fig
 from posviz.figures import models as fig
 from posviz.figures import t5 as t5_fig
-from posviz.figures.common import fit_title
+from posviz.figures.common import fit_title, look
 from posviz.ui.cache import cached_figure
 from posviz.ui.exports import columns_csv
 from posviz.ui.models.settings import MaskKey, ReachKey, RopeKey
@@ -85,7 +85,9 @@ def t5_buckets(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figu
     )
     name = load(slug, upload).name
     out.update_layout(title_text=f"{name}: encoder bucket of each distance ({t.num_buckets} buckets)")
-    return fit_title(out, lecture=lecture)
+    fit_title(out, lecture=lecture)
+    room = look(lecture).font + 8  # the marks' labels sit above the plot: keep them off the subtitle
+    return out.update_layout(margin_t=out.layout.margin.t + room, height=out.layout.height + room)
 
 
 @cached_figure(max_entries=32)
@@ -135,3 +137,12 @@ def strip_csv(slug: str, upload: bytes | None = None) -> str:
             "causal": [int(x.causal) for x in layers],
         }
     )
+
+
+def family_csv(slug: str, upload: bytes | None = None) -> str:
+    """T5: the encoder bucket of each relative position drawn; ALiBi: each head's slope."""
+    t5 = t5_view(slug, upload)
+    if t5 is not None:
+        return columns_csv({"r = j - i": t5.r, "bucket": t5.bucket})
+    v = alibi_view(slug, upload)
+    return columns_csv({"head": np.arange(1, len(v.slopes) + 1), "slope": v.slopes})

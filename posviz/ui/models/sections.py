@@ -113,6 +113,7 @@ def family(side: Side, lecture: bool) -> None:
         fig,
         name=f"models_{side.tag}_{part}",
         alt=f"{side.model.name}: " + ("bucket of each distance." if part == "t5" else "slope of each head."),
+        csv=lambda: charts.family_csv(side.slug, side.upload),
         code=models_snippet(side.slug, part=part),
     )
 

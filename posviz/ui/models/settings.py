@@ -22,7 +22,7 @@ MAX_UPLOAD_BYTES = 256 * 1024  # a config.json is a few kB
 
 STRIDED_KEYS = 400  # keys drawn in the strided mask view of 0 .. L
 NEAR_KEYS = 512  # keys drawn in the window view near L
-T5_SPAN = 4  # the bucket profile runs to T5_SPAN * max_distance
+T5_SPAN = 2  # the bucket profile runs to T5_SPAN * max_distance (its marks stay apart in lecture mode)
 T5_DENSE = 4096  # every distance up to this one, then log-spaced (a hostile max_distance of 2^30 stays small)
 
 MODEL = Param(

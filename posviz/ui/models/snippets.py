@@ -77,7 +77,7 @@ def models_snippet(
             "from posviz.encodings.t5 import t5_bucket",
             "",
             "t = mp.t5",
-            "r = torch.arange(-4 * t.max_distance, 4 * t.max_distance + 1)  # relative positions j - i",
+            "r = torch.arange(-2 * t.max_distance, 2 * t.max_distance + 1)  # relative positions j - i",
             "bucket = t5_bucket(r, bidirectional=True, num_buckets=t.num_buckets, max_distance=t.max_distance)",
         ]
     else:
