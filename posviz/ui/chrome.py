@@ -77,6 +77,7 @@ html { font-size: 23px; }
 [data-testid="stSliderThumbValue"] { top: auto; bottom: calc(100% + 6px); }
 /* Page names wrap instead of being truncated. */
 [data-testid="stSidebarNavLink"] span { white-space: normal; overflow: visible; text-overflow: clip; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 20px; }
 </style>"""
 
 

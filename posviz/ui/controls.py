@@ -53,6 +53,8 @@ def _widget(p: Param, lo: Any, hi: Any, where: Any) -> Any:
             captions=[p.option_labels.get(o, "") for o in p.options],
             **common,
         )
+    if p.widget == "select":  # a long list of choices; the link holds the option itself (no format_func)
+        return where.selectbox(p.label, p.options, index=p.options.index(p.default), **common)
     if p.widget == "text_area":
         return where.text_area(p.label, value=p.default, max_chars=int(p.max) if p.max else None, height=150, **common)
     cast = _widget_type(p)

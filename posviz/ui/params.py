@@ -20,7 +20,7 @@ MAX_LEN = 131072
 MAX_CURVE_LEN = 1048576  # 1-D curves (one value per position) go further than matrices
 
 Kind = Literal["int", "float", "choice", "bool", "text"]
-Widget = Literal["slider", "number", "toggle", "radio", "text_area"]
+Widget = Literal["slider", "number", "toggle", "radio", "select", "text_area"]
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,11 @@ WIDGETS = {
     "mask_after": "toggle",
     # sinusoidal, ALiBi and compare pages
     "causal": "toggle",
+    # models page
+    "model": "selectbox",
+    "vs": "selectbox",
+    "position": "number_input",
+    "layers": "slider",
 }
 
 
@@ -215,3 +220,7 @@ def open_alibi(**params: str | list[str]) -> AppTest:
 
 def open_compare(**params: str | list[str]) -> AppTest:
     return open_page("pages/compare.py", **params)
+
+
+def open_models(**params: str | list[str]) -> AppTest:
+    return open_page("pages/models.py", **params)

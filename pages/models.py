@@ -1,0 +1,49 @@
+"""Real models: how a checkpoint's config.json places position, layer by layer, for one model or two."""
+
+import streamlit as st
+
+from posviz.ui.chrome import page_header, prose, section
+from posviz.ui.controls import lecture_mode
+from posviz.ui.models import sections, texts
+from posviz.ui.models.settings import ModelsSettings
+from posviz.ui.models.sides import sides
+from posviz.ui.settings import read_settings
+
+s = read_settings(ModelsSettings)
+upload = sections.upload_control()
+lecture = lecture_mode()
+page_header(
+    "Real models: position, layer by layer",
+    "What a config.json decides: attention windows and chunks, RoPE or none, and the scaling past the trained context",
+)
+prose(texts.INTRO, label="What this page shows")
+drawn, refused = sides(s, upload)
+if refused:
+    st.error(
+        f"Your config.json was not read: {refused} The page shows {drawn[0].model.name} instead.",
+        icon=":material/file_present:",
+    )
+elif upload is not None:
+    st.success("Showing your uploaded config.json as the first model.", icon=":material/upload_file:")
+
+SECTIONS = (
+    ("1 · The model", None, (sections.overview,)),
+    ("2 · Every layer", texts.LAYERS, (sections.strip,)),
+    ("3 · RoPE per attention kind", texts.ROPE, (sections.rope_table, sections.rope_figures)),
+    (f"4 · What the token at position {s.position:,} attends to", texts.MASKS, (sections.masks,)),
+    ("5 · How far information travels", texts.REACH, (sections.reach,)),
+    ("6 · Its own kind of position", texts.FAMILY, (sections.family,)),
+)
+for title, text, parts in SECTIONS:
+    section(title)
+    if text:
+        prose(text)
+    for draw in parts:
+        if draw in sections.BESIDE and len(drawn) > 1:  # text and tables side by side
+            for column, side in zip(st.columns(len(drawn), gap="large"), drawn, strict=True):
+                with column:
+                    st.subheader(side.model.name, divider=False)
+                    draw(side, lecture)
+        else:  # figures at full width, one model above the other
+            for side in drawn:
+                draw(side, lecture)

@@ -1,0 +1,134 @@
+"""The models page's settings: a shipped model, a second one beside it, the position L and the layers n.
+
+The choice lists are the shipped configs' file names (``posviz/model_configs/<slug>.json``), read
+without parsing them; a model's context and depth are parsed once, on first use (:func:`limits`).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from posviz.encodings.model_fields import MAX_CONTEXT, MAX_LAYERS
+from posviz.encodings.models import CONFIG_DIR, model_positions, read_config
+from posviz.ui.params import MAX_CURVE_LEN, Param
+from posviz.ui.settings import Values, setting
+
+SHIPPED: tuple[str, ...] = tuple(p.stem for p in sorted(CONFIG_DIR.glob("*.json")))
+NONE = "none"
+DEFAULT_MODEL = "llama-3.1-8b"
+UNBOUNDED_CONTEXT = MAX_CURVE_LEN  # positions offered when a config sets no limit (ALiBi's BLOOM, mT5)
+MAX_UPLOAD_BYTES = 256 * 1024  # a config.json is a few kB
+
+STRIDED_KEYS = 400  # keys drawn in the strided mask view of 0 .. L
+NEAR_KEYS = 512  # keys drawn in the window view near L
+T5_SPAN = 2  # the bucket profile runs to T5_SPAN * max_distance (its marks stay apart in lecture mode)
+T5_DENSE = 4096  # every distance up to this one, then log-spaced (a hostile max_distance of 2^30 stays small)
+
+MODEL = Param(
+    "model",
+    "Model",
+    "choice",
+    DEFAULT_MODEL,
+    "select",
+    options=SHIPPED,
+    help="A real checkpoint whose config.json ships with posviz (no download). Upload your own below.",
+)
+VS = Param(
+    "vs",
+    "Beside it",
+    "choice",
+    NONE,
+    "select",
+    options=(NONE, *SHIPPED),
+    help="A second model, drawn side by side with the first; none draws one model across the page.",
+)
+POSITION = Param(
+    "position",
+    "Token position L",
+    "int",
+    100_000,
+    "number",
+    min=0,
+    max=MAX_CONTEXT - 1,
+    step=1,
+    help="The token whose attention masks and reach are drawn; up to the longer model's last position. "
+    "The frequencies are the ones in effect for a sequence of L + 1 tokens (dynamic NTK and LongRoPE read it).",
+)
+LAYERS = Param(
+    "layers",
+    "Layers passed n",
+    "int",
+    MAX_LAYERS,
+    "slider",
+    min=1,
+    max=MAX_LAYERS,
+    step=1,
+    help="How far information can travel after the first n layers (at most the model's depth).",
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long an input and how deep a model is: the bounds of ``position`` and ``layers``."""
+
+    context: int  # positions 0 .. context - 1
+    num_layers: int
+
+
+def limits_of(mp) -> Limits:  # mp: ModelPositions
+    """The bounds a model sets: its longest input (or UNBOUNDED_CONTEXT) and its layers."""
+    context = mp.extended_context or mp.max_position or UNBOUNDED_CONTEXT
+    return Limits(context=min(context, MAX_CONTEXT), num_layers=mp.num_layers)
+
+
+@functools.cache
+def limits(slug: str) -> Limits:
+    """The bounds of a shipped model (``none``: none, 1 position and 1 layer)."""
+    if slug not in SHIPPED:
+        return Limits(context=1, num_layers=1)
+    text = (CONFIG_DIR / f"{slug}.json").read_text(encoding="utf-8")
+    return limits_of(model_positions(read_config(text)))
+
+
+def _position_bounds(v: Values) -> tuple[int, int]:
+    return 0, max(limits(v["model"]).context, limits(v["vs"]).context) - 1
+
+
+def _layer_bounds(v: Values) -> tuple[int, int]:
+    return 1, max(limits(v["model"]).num_layers, limits(v["vs"]).num_layers)
+
+
+@dataclass(frozen=True)
+class ModelsSettings:
+    """Everything that determines the models page, in sidebar order (an uploaded config is not a setting)."""
+
+    model: str = setting(MODEL, section="Models")
+    vs: str = setting(VS)
+    position: int = setting(POSITION, section="Position and depth", bounds=_position_bounds)
+    layers: int = setting(LAYERS, bounds=_layer_bounds)
+
+
+@dataclass(frozen=True)
+class RopeKey:
+    """One model's RoPE frequencies: ``seq_len`` only for the methods that read it (dynamic, longrope)."""
+
+    slug: str  # a shipped model, or "" for the uploaded config
+    seq_len: int | None
+
+
+@dataclass(frozen=True)
+class MaskKey:
+    """What the token at ``position`` attends to in each layer kind."""
+
+    slug: str
+    position: int
+
+
+@dataclass(frozen=True)
+class ReachKey:
+    """How far back information reaches ``position`` after the first ``layers`` layers."""
+
+    slug: str
+    position: int
+    layers: int
