@@ -300,3 +300,10 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
     fig.update_xaxes(automargin=True, title_standoff=8)
     fig.update_yaxes(automargin=True, title_standoff=8)
     return fig
+
+
+def retitle(fig: go.Figure, title: str, *, lecture: bool) -> go.Figure:
+    """Give a finished figure another title, sized and wrapped as :func:`finish` does (the margins stay)."""
+    lk = look(lecture)
+    size = title_font(title, lk)
+    return fig.update_layout(title_text=wrap(title, size=size, width=lk.width - 2 * TITLE_PAD), title_font_size=size)

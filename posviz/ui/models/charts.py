@@ -14,6 +14,7 @@ from posviz.figures import alibi as alibi_fig
 from posviz.figures import models as fig
 from posviz.figures import t5 as t5_fig
 from posviz.figures.common import look
+from posviz.figures.layout import retitle
 from posviz.ui.cache import cached_figure
 from posviz.ui.exports import columns_csv
 from posviz.ui.models.settings import MaskKey, ReachKey, RopeKey
@@ -84,7 +85,7 @@ def t5_buckets(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figu
         v.r, v.bucket, max_exact=v.max_exact, max_distance=t.max_distance, bidirectional=True, lecture=lecture
     )
     name = load(slug, upload).name
-    out.update_layout(title_text=f"{name}: encoder bucket of each distance ({t.num_buckets} buckets)")
+    retitle(out, f"{name}: encoder bucket of each distance ({t.num_buckets} buckets)", lecture=lecture)
     room = look(lecture).font + 8  # the marks' labels sit above the plot: keep them off the subtitle
     return out.update_layout(margin_t=out.layout.margin.t + room, height=out.layout.height + room)
 
@@ -93,7 +94,7 @@ def t5_buckets(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figu
 def alibi_slopes(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figure:
     v = alibi_view(slug, upload)
     out = alibi_fig.slopes_figure(v.slopes, closest=v.closest, lecture=lecture)
-    out.update_layout(title_text=f"{load(slug, upload).name}: the slopes of its {len(v.slopes)} heads")
+    retitle(out, f"{load(slug, upload).name}: the slopes of its {len(v.slopes)} heads", lecture=lecture)
     return out
 
 
