@@ -292,7 +292,8 @@ def parse(
         word = raw.strip().lower()
         if word in param.options:
             return word, None
-        allowed = ", ".join(param.options)
+        listed = param.options if len(param.options) <= 8 else (*param.options[:6], f"… ({len(param.options)} in all)")
+        allowed = ", ".join(listed)
         return default, f"{shown} in the link is not one of {allowed}; {fallback}."
 
     try:
