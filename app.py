@@ -2,9 +2,12 @@
 
 import streamlit as st
 
+from posviz.server import tune_process
 from posviz.ui.chrome import lecture_styles
 from posviz.ui.controls import control, finish_run, start_run
 from posviz.ui.exports import forget_figure_key
+
+tune_process()  # once per process: torch on one thread, the import-time heap out of garbage collection
 
 # No page_icon: a Material icon favicon is fetched from Google's font servers at run time.
 st.set_page_config(page_title="posviz", layout="wide")
