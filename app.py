@@ -3,8 +3,11 @@
 import streamlit as st
 
 from posviz.schemes import PAGES
+from posviz.server import tune_process
 from posviz.ui.chrome import FAVICON, lecture_styles, page_config
 from posviz.ui.controls import control, finish_run, start_run
+
+tune_process()  # once per process: torch on one thread, the import-time heap out of garbage collection
 
 # The favicon is set before st.navigation, or the browser fetches the page's Material icon from a font host.
 st.set_page_config(page_title="posviz", page_icon=FAVICON, layout="wide")

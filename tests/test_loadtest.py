@@ -94,11 +94,17 @@ def test_scale_out_renders_the_nginx_config_with_its_ports(tmp_path) -> None:
     assert site.count("server 127.0.0.1:") == 3 and "127.0.0.1:7003 max_fails=3" in site
     assert "listen 127.0.0.1:7999;" in site and "listen 80" not in site and "[::]" not in site
     assert "hash $posviz_node consistent" in site and "proxy_set_header Upgrade" in site
+    # static files: compressed, kept by nginx, and cached by browsers; the websocket is not compressed
+    assert "gzip on;" in site and "application/javascript" in site and "proxy_cache posviz_static;" in site
+    static = site.split("location /static/ {")[1].split("}")[0]
+    assert "immutable" in static and "$posviz_node_cookie" in static  # add_header here replaces the server's
+    assert "gzip" not in site.split("location /_stcore/stream {")[1].split("}")[0]
     nginx = scale_out.find_nginx()
     if nginx is None:
         pytest.skip("nginx is not installed: the rendered config is checked with `nginx -t` where it is")
     tmp_path.chmod(0o755)
     conf = scale_out.write_config(tmp_path, [7001, 7002], 7999)
+    assert f"proxy_cache_path {tmp_path}/static-cache " in (tmp_path / "posviz.conf").read_text()
     check = subprocess.run([nginx, "-t", "-q", "-c", str(conf), "-p", str(tmp_path)], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
 

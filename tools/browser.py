@@ -16,7 +16,8 @@ A poller in the page logs every change of that state with ``performance.now()``
 true. Also reported: ``idle_ms`` (the script finished, as the page saw it),
 ``long_tasks_ms`` (main-thread tasks over 50 ms until drawn), the HTTP bytes
 as transferred (``encodedDataLength``: compressed when the server compresses),
-the websocket payload bytes, and the largest responses.
+the websocket payload bytes, the largest responses, and the server's CPU during
+the visit (``server_cpu_ms``: the script run and every HTTP response it served).
 
 Playwright drives Debian's ``/usr/bin/chromium`` (``--no-sandbox``); nothing
 but the loopback server is contacted. JSON on stdout.
@@ -37,7 +38,7 @@ from typing import Any
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tools.procs import Variant, load_average, parse_variant, variant_server
+from tools.procs import Variant, cpu_seconds, load_average, parse_variant, variant_server
 from tools.rerun import list_pages
 
 CHROMIUM = "/usr/bin/chromium"
@@ -97,8 +98,8 @@ def drawn_at(log: list[list[Any]], expected: int) -> tuple[float | None, float |
     return drawn, idle
 
 
-async def visit(page: Any, cdp: Any, url: str, *, reload: bool) -> dict[str, Any]:
-    """Open (or reload) ``url`` in ``page`` and wait until every chart is drawn; timings and bytes."""
+async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int]) -> dict[str, Any]:
+    """Open (or reload) ``url`` in ``page`` and wait until every chart is drawn; timings, bytes, server CPU."""
     sizes: dict[str, int] = {}
     urls: dict[str, str] = {}
     ws = {"bytes": 0, "charts": 0}
@@ -113,7 +114,7 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool) -> dict[str, Any
     cdp.on("Network.responseReceived", on_response)
     cdp.on("Network.loadingFinished", on_done)
     cdp.on("Network.webSocketFrameReceived", on_frame)
-    t0 = time.monotonic()
+    t0, cpu0 = time.monotonic(), cpu_seconds(pids)
     await (page.reload() if reload else page.goto(url))
     while time.monotonic() - t0 < PAGE_TIMEOUT_S:
         await page.wait_for_timeout(100)
@@ -123,6 +124,7 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool) -> dict[str, Any
             break
     else:
         raise RuntimeError(f"{url}: not drawn within {PAGE_TIMEOUT_S:.0f} s ({ws['charts']} charts expected)")
+    server_cpu_ms = (cpu_seconds(pids) - cpu0) * 1000  # the script run and every HTTP response, static files too
     cdp.remove_listener("Network.responseReceived", on_response)
     cdp.remove_listener("Network.loadingFinished", on_done)
     cdp.remove_listener("Network.webSocketFrameReceived", on_frame)
@@ -132,13 +134,14 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool) -> dict[str, Any
         "idle_ms": round(idle) if idle is not None else None,
         "long_tasks_ms": round(sum(d for t, d in state["longTasks"] if t < drawn)),
         "charts": ws["charts"],
+        "server_cpu_ms": round(server_cpu_ms),
         "http_bytes": sum(sizes.values()),
         "ws_bytes": ws["bytes"],
         "largest": [{"bytes": n, "path": u.split("/", 3)[-1][:80]} for n, u in largest],
     }
 
 
-async def measure(url: str, *, pages: list[str] | None, repeats: int) -> dict[str, Any]:
+async def measure(url: str, *, pages: list[str] | None, repeats: int, pids: list[int]) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
     found = await list_pages(url)
@@ -154,8 +157,8 @@ async def measure(url: str, *, pages: list[str] | None, repeats: int) -> dict[st
                     page = await context.new_page()
                     cdp = await context.new_cdp_session(page)
                     await cdp.send("Network.enable")
-                    first = await visit(page, cdp, f"{url}/{p}", reload=False)
-                    second = await visit(page, cdp, f"{url}/{p}", reload=True)
+                    first = await visit(page, cdp, f"{url}/{p}", reload=False, pids=pids)
+                    second = await visit(page, cdp, f"{url}/{p}", reload=True, pids=pids)
                     await context.close()
                     if r:
                         runs[p]["first"].append(first)
@@ -176,6 +179,7 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             "drawn_ms": {"median": _median([v["drawn_ms"] for v in visits]), "runs": [v["drawn_ms"] for v in visits]},
             "idle_ms": _median([v["idle_ms"] or 0 for v in visits]),
             "long_tasks_ms": _median([v["long_tasks_ms"] for v in visits]),
+            "server_cpu_ms": _median([v["server_cpu_ms"] for v in visits]),
             "http_bytes": _median([v["http_bytes"] for v in visits]),
             "ws_bytes": _median([v["ws_bytes"] for v in visits]),
             "charts": visits[0]["charts"],
@@ -205,11 +209,11 @@ def run_variant(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
             raise RuntimeError("--nginx: nginx is not installed (apt-get install -y nginx)")
         with tempfile.TemporaryDirectory(prefix="posviz-nginx-") as tmp:
             Path(tmp).chmod(0o755)
-            with cluster(1, nginx, Path(tmp), variant) as (url, _pids, _apps):
-                report = asyncio.run(measure(url, pages=args.pages, repeats=args.repeats))
+            with cluster(1, nginx, Path(tmp), variant) as (url, pids, _apps):
+                report = asyncio.run(measure(url, pages=args.pages, repeats=args.repeats, pids=pids))
     else:
-        with variant_server(variant) as (url, _process):
-            report = asyncio.run(measure(url, pages=args.pages, repeats=args.repeats))
+        with variant_server(variant) as (url, process):
+            report = asyncio.run(measure(url, pages=args.pages, repeats=args.repeats, pids=[process.pid]))
     return {"pages": report, "vs_home": against_home(report), "load_average": {"start": load0, "end": load_average()}}
 
 
@@ -223,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", action="append", default=[], help="LABEL:ITEM,... (see tools.procs.parse_variant)")
     parser.add_argument("--nginx", action="store_true", help="serve through nginx (deploy/nginx.conf) in front")
     parser.add_argument("--url", default="", help="target a running server or proxy instead")
+    parser.add_argument("--pids", default="", help="with --url: comma-separated server pids (for their CPU)")
     parser.add_argument("--out", default="", help="also write the JSON report to this file")
     args = parser.parse_args(argv)
     if not 1 <= args.repeats <= MAX_REPEATS:
@@ -233,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     args.pages = pages
     try:
         if args.url:
-            report = asyncio.run(measure(args.url.rstrip("/"), pages=args.pages, repeats=args.repeats))
+            pids = [int(p) for p in args.pids.split(",") if p]
+            report = asyncio.run(measure(args.url.rstrip("/"), pages=args.pages, repeats=args.repeats, pids=pids))
             out: dict[str, Any] = {"url": args.url, "pages": report, "vs_home": against_home(report)}
         else:
             variants = [parse_variant(v) for v in args.variant] or [Variant()]

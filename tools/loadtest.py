@@ -51,7 +51,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tools.procs import REPO, MemoryProbe, cpu_seconds, own_server
+from tools.procs import REPO, MemoryProbe, Variant, cpu_seconds, own_server, parse_variant
 from tools.session import Session, SessionError, SessionResult
 from tools.widgets import Widget, changed_value, with_param
 
@@ -255,6 +255,7 @@ def class_main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=1, help="classes in a row on the same server (1 to 5)")
     parser.add_argument("--no-warmup", action="store_true", help="no warm-up session before 'before'")
     parser.add_argument("--server-log", default="", help="file for the log of the server this starts")
+    parser.add_argument("--variant", default="", help="configuration of the server this starts: LABEL:ITEM,...")
     parser.add_argument("--out", default="", help="also write the JSON report to this file")
     args = parser.parse_args(argv)
 
@@ -279,7 +280,9 @@ def class_main(argv: list[str]) -> int:
             report = asyncio.run(load(args.url, pids=pids, **options))
         else:
             log = Path(args.server_log) if args.server_log else None
-            with own_server(log_path=log) as (url, process):
+            v = parse_variant(args.variant) if args.variant else Variant()
+            env = dict(v.env)
+            with own_server(180, log, extra_args=v.args, cwd=v.cwd, env=env) as (url, process):
                 report = asyncio.run(load(url, pids=[process.pid], **options))
     except (ValueError, RuntimeError) as exc:
         print(f"loadtest: {exc}", file=sys.stderr)

@@ -38,7 +38,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tools.procs import Variant, cpu_seconds, load_average, parse_variant, rss_bytes, settled_cpu, variant_server
+from tools.procs import (
+    Variant,
+    cpu_seconds,
+    load_average,
+    parse_variant,
+    rss_bytes,
+    settled_cpu,
+    variant_server,
+    written_bytes,
+)
 from tools.session import SKIP_KEYS, Session, SessionError
 from tools.widgets import Widget, changed_value
 
@@ -60,16 +69,18 @@ def spread(values: list[float]) -> dict[str, Any]:
 
 
 class Meter:
-    """Server CPU (ms) and wall seconds of one awaited step."""
+    """Server CPU (ms) and wall seconds of one awaited step; ``sent`` holds the bytes the server wrote for it."""
 
     def __init__(self, pids: list[int]) -> None:
         self.pids = pids
+        self.sent = 0
 
     async def __call__(self, step: Callable[[], Awaitable[float]]) -> tuple[float, float]:
         await asyncio.to_thread(settled_cpu, self.pids)  # start from a quiet server
-        cpu0 = cpu_seconds(self.pids)
+        cpu0, sent0 = cpu_seconds(self.pids), written_bytes(self.pids)
         wall = await step()
         cpu1 = await asyncio.to_thread(settled_cpu, self.pids)
+        self.sent = written_bytes(self.pids) - sent0  # as transferred: compressed when the websocket is
         return (cpu1 - cpu0) * 1000, wall
 
 
@@ -114,6 +125,7 @@ async def page_repeat(url: str, page: str, meter: Meter, keys: frozenset[str] | 
         "cold": cold_ms,
         "cold_wall": cold_s,
         "bytes": cold.bytes_received,
+        "sent": meter.sent,
         "charts": len(cold.chart_bytes),
         "chart_bytes": sum(cold.chart_bytes),
         "exceptions": list(cold.result.exceptions),
@@ -163,6 +175,7 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "cold_wall_s": round(statistics.median(r["cold_wall"] for r in runs), 3),
         "warm_wall_s": round(statistics.median(r["warm_wall"] for r in runs), 3),
         "cold_ws_bytes": first["bytes"],
+        "cold_sent_bytes": int(statistics.median(r["sent"] for r in runs)),
         "charts": first["charts"],
         "chart_bytes": first["chart_bytes"],
         "change_ms_median_of_controls": round(statistics.median(medians), 1) if medians else None,

@@ -64,7 +64,13 @@ def render_site(ports: list[int], listen_port: int) -> str:
 
 
 def write_config(workdir: Path, ports: list[int], listen_port: int) -> Path:
-    (workdir / "posviz.conf").write_text(render_site(ports, listen_port))
+    """A whole nginx configuration in ``workdir`` around the rendered site; its caches and logs there too."""
+    site, count = re.subn(
+        r"proxy_cache_path \S+", f"proxy_cache_path {workdir}/static-cache", render_site(ports, listen_port)
+    )
+    if count != 1:
+        raise RuntimeError(f"expected one proxy_cache_path in {SITE}")
+    (workdir / "posviz.conf").write_text(site)
     conf = workdir / "nginx.conf"
     conf.write_text(
         f"""worker_processes 1;

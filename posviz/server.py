@@ -1,0 +1,46 @@
+"""Process-level tuning of the app server: called once per process from the top of ``app.py``.
+
+A class is served by processes, not threads (one script runs at a time per
+process, and deployments run one process per core), so:
+
+- **torch runs on one thread.** Its default of one thread per core spins under
+  load: backend calls of 4-6 ms took 13-258 ms with two threads on a busy
+  2-core server, against the other process or the other session's script.
+- **the import-time heap is frozen** (``gc.freeze``). Streamlit collects
+  garbage after every script run (``runner.postScriptGC``), and a full
+  collection walks every tracked object: with torch, Plotly and pandas
+  imported that is a few hundred thousand objects and ~200 ms of CPU per run,
+  even for the chartless home page. Objects made by imports never become
+  garbage, so freezing them after the imports takes them out of every later
+  collection. Pages imported later add comparatively few objects.
+
+Nothing here touches Streamlit's internals. ``tune_process`` is idempotent and
+thread-safe: ``app.py`` runs on every rerun, in a thread per session.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+_lock = threading.Lock()
+_tuned = False
+
+
+def tune_process() -> None:
+    """Once per process: torch on one thread, the heavy modules imported and their objects frozen."""
+    global _tuned
+    if _tuned:
+        return
+    with _lock:
+        if _tuned:
+            return
+        import numpy  # noqa: F401  the heavy imports every page needs, before the heap is frozen
+        import pandas  # noqa: F401
+        import plotly.graph_objects  # noqa: F401
+        import torch
+
+        torch.set_num_threads(1)
+        gc.collect()  # what is garbage now must not be frozen
+        gc.freeze()
+        _tuned = True

@@ -1,0 +1,56 @@
+"""Process tuning (posviz.server): torch on one thread, the import-time heap frozen, once per process."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PROBE = """
+import gc, json
+import torch
+before = {"threads": torch.get_num_threads(), "frozen": gc.get_freeze_count()}
+from posviz.server import tune_process
+tune_process()
+once = {"threads": torch.get_num_threads(), "frozen": gc.get_freeze_count()}
+junk = [[i] for i in range(10000)]  # new objects: a second call must not freeze them
+tune_process()
+print(json.dumps({"before": before, "once": once, "twice": gc.get_freeze_count()}))
+"""
+
+
+def test_tune_process_sets_one_thread_and_freezes_the_heap_once() -> None:
+    # A fresh interpreter, so that this process's torch threads and heap stay as they are.
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["before"]["frozen"] == 0
+    assert out["once"]["threads"] == 1
+    # torch, Plotly, pandas and numpy make a few hundred thousand tracked objects, all frozen
+    assert out["once"]["frozen"] > 100_000, out
+    assert out["twice"] == out["once"]["frozen"], "a second call froze again"
+
+
+def test_app_calls_tune_process_first() -> None:
+    body = ast.parse((ROOT / "app.py").read_text()).body
+    statements = [  # what runs, in order: no docstring, no import
+        ast.unparse(node)
+        for node in body
+        if not isinstance(node, ast.Import | ast.ImportFrom)
+        and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+    ]
+    assert statements and statements[0] == "tune_process()", statements[:2]
+
+
+def test_streamlit_still_collects_garbage_after_each_run() -> None:
+    # Freezing the heap pays because Streamlit runs gc.collect(2) after every script run
+    # (runner.postScriptGC, on by default and in this app's config): if that changes, revisit posviz.server.
+    from streamlit import config
+
+    assert config.get_option("runner.postScriptGC") is True
