@@ -87,7 +87,7 @@ def test_count_tokens_is_relative():
     causal = j <= i
     np.testing.assert_array_equal(z[causal], np.minimum(i - j + 1, 15)[causal])
     assert np.isnan(z[~causal]).all()  # drawn as masked
-    assert len(c.spec["data"]) == 2  # the clamp markers
+    assert any(t.get("name", "").startswith("clamped") for t in c.spec["data"])  # the clamp markers
     assert any("relative position encoding" in i.value for i in at.info)
 
 
