@@ -9,9 +9,10 @@ ENV PIP_NO_CACHE_DIR=1 \
 RUN useradd --create-home --uid 1000 user
 WORKDIR /home/user/app
 
-# The CPU build of torch: the default wheel would pull gigabytes of CUDA libraries.
+# The CPU build of torch, the version requirements.txt pins: the default wheel would pull
+# gigabytes of CUDA libraries. Then the rest, torch's own dependencies included (as the README).
 COPY --chown=user requirements.txt .
-RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0 \
+RUN pip install --no-deps --index-url https://download.pytorch.org/whl/cpu -c requirements.txt torch \
     && pip install -r requirements.txt
 
 COPY --chown=user app.py ./

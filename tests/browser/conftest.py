@@ -39,13 +39,6 @@ VIEWPORT = {"width": 1400, "height": 1000}
 WARMUP_TIMEOUT_MS = 90_000
 
 
-def pytest_collection_modifyitems(config, items) -> None:
-    """Every browser test is also ``slow``: ``pytest -m "not slow"`` leaves them out."""
-    for item in items:
-        if item.get_closest_marker("browser") is not None:
-            item.add_marker(pytest.mark.slow)
-
-
 def browser_required() -> bool:
     return os.environ.get("POSVIZ_REQUIRE_BROWSER") == "1"
 
