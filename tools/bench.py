@@ -73,6 +73,8 @@ PAGES: dict[str, PageCase] = {
     "posviz_sinusoidal": PageCase("sinusoidal", _lengths("seq_len"), (512, 131072), (512,)),
     "posviz_alibi": PageCase("alibi", _lengths("seq_len", heads="128"), (512, 131072), (512,)),
     "posviz_compare": PageCase("compare", _lengths("seq_len"), (32, 64), (32,)),
+    # L: the token whose masks and reach are drawn, in Llama 4 Scout's 10,485,760-token context
+    "posviz_models": PageCase("models", _lengths("position", model="llama-4-scout"), (8192, 10485759), (8192,)),
 }
 
 
