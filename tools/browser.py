@@ -16,8 +16,10 @@ A poller in the page logs every change of that state with ``performance.now()``
 true. Also reported: ``idle_ms`` (the script finished, as the page saw it),
 ``long_tasks_ms`` (main-thread tasks over 50 ms until drawn), the HTTP bytes
 as transferred (``encodedDataLength``: compressed when the server compresses),
-the websocket payload bytes, the largest responses, and the server's CPU during
-the visit (``server_cpu_ms``: the script run and every HTTP response it served).
+the websocket payload bytes (uncompressed; ``ws_extensions`` says whether the
+frames were compressed: the rerun mode counts their bytes as transferred), the
+largest responses, and the server's CPU during the visit (``server_cpu_ms``: the
+script run and every HTTP response it served).
 
 Playwright drives Debian's ``/usr/bin/chromium`` (``--no-sandbox``); nothing
 but the loopback server is contacted. JSON on stdout.
@@ -102,7 +104,7 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
     """Open (or reload) ``url`` in ``page`` and wait until every chart is drawn; timings, bytes, server CPU."""
     sizes: dict[str, int] = {}
     urls: dict[str, str] = {}
-    ws = {"bytes": 0, "charts": 0}
+    ws: dict[str, Any] = {"bytes": 0, "charts": 0, "extensions": ""}
     on_response = lambda e: urls.__setitem__(e["requestId"], e["response"]["url"])  # noqa: E731
     on_done = lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"]))  # noqa: E731
 
@@ -111,6 +113,11 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
         ws["bytes"] += len(base64.b64decode(frame["payloadData"])) if frame.get("opcode") == 2 else 0
         charts_in(frame, ws)
 
+    def on_handshake(e: dict[str, Any]) -> None:
+        headers = {k.lower(): v for k, v in e["response"].get("headers", {}).items()}
+        ws["extensions"] = headers.get("sec-websocket-extensions", "")
+
+    cdp.on("Network.webSocketHandshakeResponseReceived", on_handshake)
     cdp.on("Network.responseReceived", on_response)
     cdp.on("Network.loadingFinished", on_done)
     cdp.on("Network.webSocketFrameReceived", on_frame)
@@ -125,6 +132,7 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
     else:
         raise RuntimeError(f"{url}: not drawn within {PAGE_TIMEOUT_S:.0f} s ({ws['charts']} charts expected)")
     server_cpu_ms = (cpu_seconds(pids) - cpu0) * 1000  # the script run and every HTTP response, static files too
+    cdp.remove_listener("Network.webSocketHandshakeResponseReceived", on_handshake)
     cdp.remove_listener("Network.responseReceived", on_response)
     cdp.remove_listener("Network.loadingFinished", on_done)
     cdp.remove_listener("Network.webSocketFrameReceived", on_frame)
@@ -137,6 +145,7 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
         "server_cpu_ms": round(server_cpu_ms),
         "http_bytes": sum(sizes.values()),
         "ws_bytes": ws["bytes"],
+        "ws_extensions": ws["extensions"],  # permessage-deflate when the frames are compressed
         "largest": [{"bytes": n, "path": u.split("/", 3)[-1][:80]} for n, u in largest],
     }
 
@@ -182,6 +191,7 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             "server_cpu_ms": _median([v["server_cpu_ms"] for v in visits]),
             "http_bytes": _median([v["http_bytes"] for v in visits]),
             "ws_bytes": _median([v["ws_bytes"] for v in visits]),
+            "ws_extensions": visits[0]["ws_extensions"],
             "charts": visits[0]["charts"],
             "largest": visits[0]["largest"],
         }
