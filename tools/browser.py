@@ -150,7 +150,28 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
     }
 
 
-async def measure(url: str, *, pages: list[str] | None, repeats: int, pids: list[int]) -> dict[str, Any]:
+def profile_summary(profile: dict[str, Any], top: int = 10) -> dict[str, Any]:
+    """Self time (ms) of a V8 CPU profile by script and by function; ``(program)`` is the browser's own work
+    outside JavaScript (style, layout, paint), ``(idle)`` the main thread waiting."""
+    nodes = {n["id"]: n["callFrame"] for n in profile["nodes"]}
+    by_script: dict[str, float] = {}
+    by_function: dict[str, float] = {}
+    for node_id, delta in zip(profile["samples"], profile["timeDeltas"], strict=True):
+        frame = nodes[node_id]
+        script = frame["url"].rsplit("/", 1)[-1] or frame["functionName"] or "(anonymous)"
+        name = f"{frame['functionName'] or '(anonymous)'} {script}"
+        by_script[script] = by_script.get(script, 0.0) + delta / 1000
+        by_function[name] = by_function.get(name, 0.0) + delta / 1000
+
+    def ranked(d: dict[str, float]) -> dict[str, int]:  # noqa: E306
+        return {k: round(v) for k, v in sorted(d.items(), key=lambda kv: -kv[1])[:top]}
+
+    return {"by_script_ms": ranked(by_script), "by_function_ms": ranked(by_function)}
+
+
+async def measure(
+    url: str, *, pages: list[str] | None, repeats: int, pids: list[int], profile: bool = False
+) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
     found = await list_pages(url)
@@ -167,7 +188,13 @@ async def measure(url: str, *, pages: list[str] | None, repeats: int, pids: list
                     cdp = await context.new_cdp_session(page)
                     await cdp.send("Network.enable")
                     first = await visit(page, cdp, f"{url}/{p}", reload=False, pids=pids)
+                    if profile and r:
+                        await cdp.send("Profiler.enable")
+                        await cdp.send("Profiler.setSamplingInterval", {"interval": 500})
+                        await cdp.send("Profiler.start")
                     second = await visit(page, cdp, f"{url}/{p}", reload=True, pids=pids)
+                    if profile and r:
+                        second["profile"] = profile_summary((await cdp.send("Profiler.stop"))["profile"])
                     await context.close()
                     if r:
                         runs[p]["first"].append(first)
@@ -194,6 +221,7 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             "ws_extensions": visits[0]["ws_extensions"],
             "charts": visits[0]["charts"],
             "largest": visits[0]["largest"],
+            **({"profile": visits[0]["profile"]} if "profile" in visits[0] else {}),
         }
     return out
 
@@ -209,6 +237,10 @@ def against_home(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def measure_with(url: str, pids: list[int], args: argparse.Namespace) -> dict[str, Any]:
+    return asyncio.run(measure(url, pages=args.pages, repeats=args.repeats, pids=pids, profile=args.profile))
+
+
 def run_variant(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
     load0 = load_average()
     if args.nginx:
@@ -220,10 +252,10 @@ def run_variant(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="posviz-nginx-") as tmp:
             Path(tmp).chmod(0o755)
             with cluster(1, nginx, Path(tmp), variant) as (url, pids, _apps):
-                report = asyncio.run(measure(url, pages=args.pages, repeats=args.repeats, pids=pids))
+                report = measure_with(url, pids, args)
     else:
         with variant_server(variant) as (url, process):
-            report = asyncio.run(measure(url, pages=args.pages, repeats=args.repeats, pids=[process.pid]))
+            report = measure_with(url, [process.pid], args)
     return {"pages": report, "vs_home": against_home(report), "load_average": {"start": load0, "end": load_average()}}
 
 
@@ -235,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--query", default="", help="query string for every page but home, e.g. q_len=131072")
     parser.add_argument("--repeats", type=int, default=3, help=f"visits per page (1 to {MAX_REPEATS})")
     parser.add_argument("--variant", action="append", default=[], help="LABEL:ITEM,... (see tools.procs.parse_variant)")
+    parser.add_argument("--profile", action="store_true", help="a JavaScript CPU profile of each second visit")
     parser.add_argument("--nginx", action="store_true", help="serve through nginx (deploy/nginx.conf) in front")
     parser.add_argument("--url", default="", help="target a running server or proxy instead")
     parser.add_argument("--pids", default="", help="with --url: comma-separated server pids (for their CPU)")
@@ -249,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.url:
             pids = [int(p) for p in args.pids.split(",") if p]
-            report = asyncio.run(measure(args.url.rstrip("/"), pages=args.pages, repeats=args.repeats, pids=pids))
+            report = measure_with(args.url.rstrip("/"), pids, args)
             out: dict[str, Any] = {"url": args.url, "pages": report, "vs_home": against_home(report)}
         else:
             variants = [parse_variant(v) for v in args.variant] or [Variant()]
