@@ -54,3 +54,13 @@ def test_streamlit_still_collects_garbage_after_each_run() -> None:
     from streamlit import config
 
     assert config.get_option("runner.postScriptGC") is True
+
+
+def test_websocket_frames_are_compressed() -> None:
+    # The app's config turns it on; Streamlit still knows the option (it hands it to uvicorn).
+    import tomllib
+
+    from streamlit import config
+
+    assert tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"]["enableWebsocketCompression"]
+    assert isinstance(config.get_option("server.enableWebsocketCompression"), bool)  # raises for an unknown option

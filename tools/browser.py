@@ -16,8 +16,10 @@ A poller in the page logs every change of that state with ``performance.now()``
 true. Also reported: ``idle_ms`` (the script finished, as the page saw it),
 ``long_tasks_ms`` (main-thread tasks over 50 ms until drawn), the HTTP bytes
 as transferred (``encodedDataLength``: compressed when the server compresses),
-the websocket payload bytes, the largest responses, and the server's CPU during
-the visit (``server_cpu_ms``: the script run and every HTTP response it served).
+the websocket payload bytes (uncompressed; ``ws_extensions`` says whether the
+frames were compressed: the rerun mode counts their bytes as transferred), the
+largest responses, and the server's CPU during the visit (``server_cpu_ms``: the
+script run and every HTTP response it served).
 
 Playwright drives Debian's ``/usr/bin/chromium`` (``--no-sandbox``); nothing
 but the loopback server is contacted. JSON on stdout.
@@ -102,7 +104,7 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
     """Open (or reload) ``url`` in ``page`` and wait until every chart is drawn; timings, bytes, server CPU."""
     sizes: dict[str, int] = {}
     urls: dict[str, str] = {}
-    ws = {"bytes": 0, "charts": 0}
+    ws: dict[str, Any] = {"bytes": 0, "charts": 0, "extensions": ""}
     on_response = lambda e: urls.__setitem__(e["requestId"], e["response"]["url"])  # noqa: E731
     on_done = lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"]))  # noqa: E731
 
@@ -111,6 +113,11 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
         ws["bytes"] += len(base64.b64decode(frame["payloadData"])) if frame.get("opcode") == 2 else 0
         charts_in(frame, ws)
 
+    def on_handshake(e: dict[str, Any]) -> None:
+        headers = {k.lower(): v for k, v in e["response"].get("headers", {}).items()}
+        ws["extensions"] = headers.get("sec-websocket-extensions", "")
+
+    cdp.on("Network.webSocketHandshakeResponseReceived", on_handshake)
     cdp.on("Network.responseReceived", on_response)
     cdp.on("Network.loadingFinished", on_done)
     cdp.on("Network.webSocketFrameReceived", on_frame)
@@ -125,6 +132,7 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
     else:
         raise RuntimeError(f"{url}: not drawn within {PAGE_TIMEOUT_S:.0f} s ({ws['charts']} charts expected)")
     server_cpu_ms = (cpu_seconds(pids) - cpu0) * 1000  # the script run and every HTTP response, static files too
+    cdp.remove_listener("Network.webSocketHandshakeResponseReceived", on_handshake)
     cdp.remove_listener("Network.responseReceived", on_response)
     cdp.remove_listener("Network.loadingFinished", on_done)
     cdp.remove_listener("Network.webSocketFrameReceived", on_frame)
@@ -137,11 +145,33 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
         "server_cpu_ms": round(server_cpu_ms),
         "http_bytes": sum(sizes.values()),
         "ws_bytes": ws["bytes"],
+        "ws_extensions": ws["extensions"],  # permessage-deflate when the frames are compressed
         "largest": [{"bytes": n, "path": u.split("/", 3)[-1][:80]} for n, u in largest],
     }
 
 
-async def measure(url: str, *, pages: list[str] | None, repeats: int, pids: list[int]) -> dict[str, Any]:
+def profile_summary(profile: dict[str, Any], top: int = 10) -> dict[str, Any]:
+    """Self time (ms) of a V8 CPU profile by script and by function; ``(program)`` is the browser's own work
+    outside JavaScript (style, layout, paint), ``(idle)`` the main thread waiting."""
+    nodes = {n["id"]: n["callFrame"] for n in profile["nodes"]}
+    by_script: dict[str, float] = {}
+    by_function: dict[str, float] = {}
+    for node_id, delta in zip(profile["samples"], profile["timeDeltas"], strict=True):
+        frame = nodes[node_id]
+        script = frame["url"].rsplit("/", 1)[-1] or frame["functionName"] or "(anonymous)"
+        name = f"{frame['functionName'] or '(anonymous)'} {script}"
+        by_script[script] = by_script.get(script, 0.0) + delta / 1000
+        by_function[name] = by_function.get(name, 0.0) + delta / 1000
+
+    def ranked(d: dict[str, float]) -> dict[str, int]:  # noqa: E306
+        return {k: round(v) for k, v in sorted(d.items(), key=lambda kv: -kv[1])[:top]}
+
+    return {"by_script_ms": ranked(by_script), "by_function_ms": ranked(by_function)}
+
+
+async def measure(
+    url: str, *, pages: list[str] | None, repeats: int, pids: list[int], profile: bool = False
+) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
     found = await list_pages(url)
@@ -158,7 +188,13 @@ async def measure(url: str, *, pages: list[str] | None, repeats: int, pids: list
                     cdp = await context.new_cdp_session(page)
                     await cdp.send("Network.enable")
                     first = await visit(page, cdp, f"{url}/{p}", reload=False, pids=pids)
+                    if profile and r:
+                        await cdp.send("Profiler.enable")
+                        await cdp.send("Profiler.setSamplingInterval", {"interval": 500})
+                        await cdp.send("Profiler.start")
                     second = await visit(page, cdp, f"{url}/{p}", reload=True, pids=pids)
+                    if profile and r:
+                        second["profile"] = profile_summary((await cdp.send("Profiler.stop"))["profile"])
                     await context.close()
                     if r:
                         runs[p]["first"].append(first)
@@ -182,8 +218,10 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             "server_cpu_ms": _median([v["server_cpu_ms"] for v in visits]),
             "http_bytes": _median([v["http_bytes"] for v in visits]),
             "ws_bytes": _median([v["ws_bytes"] for v in visits]),
+            "ws_extensions": visits[0]["ws_extensions"],
             "charts": visits[0]["charts"],
             "largest": visits[0]["largest"],
+            **({"profile": visits[0]["profile"]} if "profile" in visits[0] else {}),
         }
     return out
 
@@ -199,6 +237,10 @@ def against_home(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def measure_with(url: str, pids: list[int], args: argparse.Namespace) -> dict[str, Any]:
+    return asyncio.run(measure(url, pages=args.pages, repeats=args.repeats, pids=pids, profile=args.profile))
+
+
 def run_variant(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
     load0 = load_average()
     if args.nginx:
@@ -210,10 +252,10 @@ def run_variant(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="posviz-nginx-") as tmp:
             Path(tmp).chmod(0o755)
             with cluster(1, nginx, Path(tmp), variant) as (url, pids, _apps):
-                report = asyncio.run(measure(url, pages=args.pages, repeats=args.repeats, pids=pids))
+                report = measure_with(url, pids, args)
     else:
         with variant_server(variant) as (url, process):
-            report = asyncio.run(measure(url, pages=args.pages, repeats=args.repeats, pids=[process.pid]))
+            report = measure_with(url, [process.pid], args)
     return {"pages": report, "vs_home": against_home(report), "load_average": {"start": load0, "end": load_average()}}
 
 
@@ -225,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--query", default="", help="query string for every page but home, e.g. q_len=131072")
     parser.add_argument("--repeats", type=int, default=3, help=f"visits per page (1 to {MAX_REPEATS})")
     parser.add_argument("--variant", action="append", default=[], help="LABEL:ITEM,... (see tools.procs.parse_variant)")
+    parser.add_argument("--profile", action="store_true", help="a JavaScript CPU profile of each second visit")
     parser.add_argument("--nginx", action="store_true", help="serve through nginx (deploy/nginx.conf) in front")
     parser.add_argument("--url", default="", help="target a running server or proxy instead")
     parser.add_argument("--pids", default="", help="with --url: comma-separated server pids (for their CPU)")
@@ -239,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.url:
             pids = [int(p) for p in args.pids.split(",") if p]
-            report = asyncio.run(measure(args.url.rstrip("/"), pages=args.pages, repeats=args.repeats, pids=pids))
+            report = measure_with(args.url.rstrip("/"), pids, args)
             out: dict[str, Any] = {"url": args.url, "pages": report, "vs_home": against_home(report)}
         else:
             variants = [parse_variant(v) for v in args.variant] or [Variant()]

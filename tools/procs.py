@@ -76,18 +76,6 @@ def cpu_seconds(pids: Iterable[int]) -> float:
     return total / ticks
 
 
-def written_bytes(pids: Iterable[int]) -> int:
-    """Bytes the process trees rooted at ``pids`` have written so far (``wchar``: sockets included), /proc."""
-    total = 0
-    for pid in process_tree(pids):
-        try:
-            with open(f"/proc/{pid}/io") as f:
-                total += next(int(line.split()[1]) for line in f if line.startswith("wchar:"))
-        except (OSError, StopIteration):
-            continue
-    return total
-
-
 class MemoryProbe:
     """Samples the RSS of the server tree in the background and keeps the peak."""
 

@@ -46,7 +46,6 @@ from tools.procs import (
     rss_bytes,
     settled_cpu,
     variant_server,
-    written_bytes,
 )
 from tools.session import SKIP_KEYS, Session, SessionError
 from tools.widgets import Widget, changed_value
@@ -69,18 +68,16 @@ def spread(values: list[float]) -> dict[str, Any]:
 
 
 class Meter:
-    """Server CPU (ms) and wall seconds of one awaited step; ``sent`` holds the bytes the server wrote for it."""
+    """Server CPU (ms) and wall seconds of one awaited step."""
 
     def __init__(self, pids: list[int]) -> None:
         self.pids = pids
-        self.sent = 0
 
     async def __call__(self, step: Callable[[], Awaitable[float]]) -> tuple[float, float]:
         await asyncio.to_thread(settled_cpu, self.pids)  # start from a quiet server
-        cpu0, sent0 = cpu_seconds(self.pids), written_bytes(self.pids)
+        cpu0 = cpu_seconds(self.pids)
         wall = await step()
         cpu1 = await asyncio.to_thread(settled_cpu, self.pids)
-        self.sent = written_bytes(self.pids) - sent0  # as transferred: compressed when the websocket is
         return (cpu1 - cpu0) * 1000, wall
 
 
@@ -104,7 +101,9 @@ def new_value(page: str, w: Widget) -> Any:
 
 
 def session_for(url: str, page: str, query: str) -> Session:
-    return Session(url, page, query, index=0, seed=0, keys=None, rerun_timeout=RERUN_TIMEOUT_S)
+    """A session for ``page``, a url path that may carry its own query (``t5?q_len=64``)."""
+    path, _, own = page.partition("?")
+    return Session(url, path, own or query, index=0, seed=0, keys=None, rerun_timeout=RERUN_TIMEOUT_S)
 
 
 async def list_pages(url: str) -> list[str]:
@@ -125,7 +124,7 @@ async def page_repeat(url: str, page: str, meter: Meter, keys: frozenset[str] | 
         "cold": cold_ms,
         "cold_wall": cold_s,
         "bytes": cold.bytes_received,
-        "sent": meter.sent,
+        "wire": cold.wire_bytes,
         "charts": len(cold.chart_bytes),
         "chart_bytes": sum(cold.chart_bytes),
         "exceptions": list(cold.result.exceptions),
@@ -175,7 +174,7 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "cold_wall_s": round(statistics.median(r["cold_wall"] for r in runs), 3),
         "warm_wall_s": round(statistics.median(r["warm_wall"] for r in runs), 3),
         "cold_ws_bytes": first["bytes"],
-        "cold_sent_bytes": int(statistics.median(r["sent"] for r in runs)),
+        "cold_wire_bytes": first["wire"],
         "charts": first["charts"],
         "chart_bytes": first["chart_bytes"],
         "change_ms_median_of_controls": round(statistics.median(medians), 1) if medians else None,
@@ -191,8 +190,8 @@ async def measure(
     """Every page (or ``pages``), ``repeats`` times, against the server at ``url`` whose processes are ``pids``."""
     meter = Meter(pids)
     found = await list_pages(url)
-    chosen = found if pages is None else [p for p in pages if p in found]
-    missing = [] if pages is None else [p for p in pages if p not in found]
+    chosen = found if pages is None else pages
+    missing = [] if pages is None else [p for p in pages if p.partition("?")[0] not in found]
     if missing:
         raise ValueError(f"no such page(s) {missing}; the app has {found}")
     for page in chosen:  # imports each page's modules: a cost of the first visit only
@@ -250,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--repeats", type=int, default=3, help=f"cold/warm/change repeats per page (1 to {MAX_REPEATS})"
     )
+    parser.add_argument("--query", default="", help="query string for every page but home, e.g. q_len=131072")
     parser.add_argument("--keys", default="", help="comma-separated controls to move (default: every URL-bound one)")
     parser.add_argument("--variant", action="append", default=[], help="LABEL:ITEM,... (see tools.procs.parse_variant)")
     parser.add_argument("--rounds", type=int, default=1, help="alternate the variants this many times (1 to 5)")
@@ -260,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.repeats <= MAX_REPEATS or not 1 <= args.rounds <= 5:
         parser.error(f"--repeats must be 1 to {MAX_REPEATS} and --rounds 1 to 5")
     args.pages = [("" if p == "home" else p) for p in args.pages.split(",") if p] or None
+    if args.query and args.pages:
+        args.pages = [p if not p else f"{p}?{args.query.lstrip('?')}" for p in args.pages]
     args.keys = frozenset(k for k in args.keys.split(",") if k) or None
     try:
         if args.url:

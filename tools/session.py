@@ -72,6 +72,7 @@ class Session:
         self.charts = 0  # Plotly charts drawn in the current full run
         self.chart_bytes: list[int] = []  # the spec size of each chart drawn in the current full run
         self.bytes_received = 0  # websocket payload bytes from the server, all runs
+        self.wire_bytes = 0  # the same as transferred (frames, compressed when the server compresses)
         self.ws: Any = None
         self.app_pages: list[str] = []  # url paths of the app's pages, as its navigation lists them
         self.cache: dict[str, tuple[Any, int]] = {}  # message hash -> (summary, run it was last used in)
@@ -254,6 +255,13 @@ class Session:
             user_agent_header="posviz-loadtest",
         ) as ws:
             self.ws = ws
+            received = ws.data_received  # the transport's bytes as they arrive: compressed when the websocket is
+
+            def count(data: bytes) -> None:
+                self.wire_bytes += len(data)
+                received(data)
+
+            ws.data_received = count
             reader = asyncio.create_task(self._reader(ws))
             try:
                 yield
