@@ -96,17 +96,35 @@ def mask_traces(mask, q_pos, k_pos, *, label: str, lecture: bool = False) -> lis
     return [go.Scatter(x=[None], y=[None], mode="markers", marker=entry, name=label, showlegend=True, hoverinfo="skip")]
 
 
+def legend_only(trace: go.Scatter) -> bool:
+    """A trace that only makes a legend entry (no points): ``x == (None,)``."""
+    return isinstance(trace.x, tuple) and trace.x == (None,)
+
+
+def cell_ranges(q_pos, k_pos) -> tuple[list[float], list[float]]:
+    """Axis ranges that end at the outer cell edges (queries top to bottom): markers must not pad them."""
+    ranges = []
+    for pos in (as_array(k_pos).astype(np.float64), as_array(q_pos).astype(np.float64)):
+        half = (pos[1] - pos[0]) / 2 if len(pos) > 1 else 0.5
+        ranges.append([float(pos.min() - half), float(pos.max() + half)])
+    return ranges[0], ranges[1][::-1]
+
+
 def add_masks(fig: go.Figure, panels: list, q_pos, k_pos, *, label: str, lecture: bool) -> None:
     """Mask markers on each ``(row, col, mask)`` panel, one legend entry in all; a grey plot background."""
     legend = False
+    x_range, y_range = cell_ranges(q_pos, k_pos)
     for row, col, mask in panels:
         if not mask.any():
             continue
         for trace in mask_traces(mask, q_pos, k_pos, label=label, lecture=lecture):
-            if trace.x == (None,) and legend:
+            if legend_only(trace) and legend:
                 continue
             trace.showlegend, trace.legendgroup = not legend, "mask"
             legend = True
             fig.add_trace(trace, row=row, col=col)
+            if not legend_only(trace):
+                fig.update_xaxes(range=x_range, row=row, col=col)
+                fig.update_yaxes(range=y_range, autorange=False, row=row, col=col)
     if legend:
         fig.update_layout(plot_bgcolor=MASK_COLOR)

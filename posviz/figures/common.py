@@ -25,7 +25,9 @@ from posviz.figures.colors import (
     POSITIVE,
     SEQUENTIAL,
     add_masks,
+    cell_ranges,
     colors_for,
+    legend_only,
     log_colors,
     mask_traces,
 )
@@ -183,11 +185,15 @@ def heatmap(
         **colors,
     )
     fig = go.Figure(trace)
+    _axes(fig, q_pos, k_pos)
     if masked:
         for extra in mask_traces(mask, q_pos, k_pos, label=mask_label or "masked", lecture=lecture):
             fig.add_trace(extra)
+            if not legend_only(extra):  # markers: keep the axes at the cells' edges
+                x_range, y_range = cell_ranges(q_pos, k_pos)
+                fig.update_xaxes(range=x_range)
+                fig.update_yaxes(range=y_range, autorange=False)
         fig.update_layout(plot_bgcolor=MASK_COLOR)  # gaps (masked cells) show the background
-    _axes(fig, q_pos, k_pos)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     return finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
 

@@ -79,8 +79,10 @@ def table_figure(table, *, positions, seq_len: int, layout: str, base: float, le
     fig = go.Figure(_component_trace(np.where(bad[None, :], np.nan, z), positions, name=layout))
     fig.update_traces(hoverongaps=False)
     fig.update_layout(coloraxis=dict(colorscale=DIVERGING, cmin=-1, cmax=1, cmid=0, colorbar=dict(title="PE")))
-    fig.update_xaxes(title_text="component (fast → slow)" if layout == "interleaved" else "component: sin | cos")
-    fig.update_yaxes(title_text="position p", autorange="reversed")
+    fig.update_xaxes(
+        title_text="component (fast → slow)" if layout == "interleaved" else "component: sin | cos", showgrid=False
+    )
+    fig.update_yaxes(title_text="position p", autorange="reversed", showgrid=False)
     if layout == "concat":
         fig.add_vline(x=dim / 2 - 0.5, line=dict(color="#111", dash="dash", width=look(lecture).line))
     note = None

@@ -37,7 +37,7 @@ FORMULA_PAGES = {"t5", "skew", "rope", "cope", "sinusoidal", "alibi"}  # st.late
 SIZES = [(1280, 720), (1024, 768)]
 LOAD_TIMEOUT_MS = 120_000
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "lecture"
-SHOT_WIDTH = 640  # docs screenshots: half size, 64 colours
+SHOT_WIDTH = 640  # docs screenshots: half size, 256 colours
 
 
 @dataclass
@@ -70,7 +70,7 @@ def _charts_drawn(page, minimum: int) -> int:
 
 
 def _save_small(page, path: Path) -> None:
-    """The whole page (Streamlit scrolls inside its main area), halved and reduced to 64 colours."""
+    """The whole page (Streamlit scrolls inside its main area), halved and reduced to 256 colours."""
     from PIL import Image
 
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
@@ -84,7 +84,7 @@ def _save_small(page, path: Path) -> None:
         page.set_viewport_size(size)
     with Image.open(path) as im:
         small = im.convert("RGB").resize((SHOT_WIDTH, round(im.height * SHOT_WIDTH / im.width)), Image.LANCZOS)
-    small.quantize(colors=64, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+    small.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(path, optimize=True)
 
 
 @pytest.fixture(scope="module")

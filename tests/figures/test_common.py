@@ -184,6 +184,8 @@ def test_few_masked_cells_are_outlined_one_marker_each():
     np.testing.assert_array_equal(marks.y, np.arange(n))
     assert marks.marker.line.color == MASK_EDGE and marks.marker.line.width >= 2
     assert marks.showlegend and marks.name == "masked"
+    # the markers do not pad the axes: they end at the outer cells' edges, queries top to bottom
+    assert fig.layout.xaxis.range == (-0.5, n - 0.5) and fig.layout.yaxis.range == (n - 0.5, -0.5)
 
 
 def test_empty_mask_changes_nothing():
