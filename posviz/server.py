@@ -12,7 +12,9 @@ process, and deployments run one process per core), so:
   imported that is a few hundred thousand objects and ~200 ms of CPU per run,
   even for the chartless home page. Objects made by imports never become
   garbage, so freezing them after the imports takes them out of every later
-  collection. Pages imported later add comparatively few objects.
+  collection. That includes torch's lazy imports behind its "meta" device
+  (``torch._dynamo``, ``sympy``: as many objects again), made here first.
+  Page modules imported later add comparatively few (~15k for all pages).
 
 Nothing here touches Streamlit's internals. ``tune_process`` is idempotent and
 thread-safe: ``app.py`` runs on every rerun, in a thread per session.
@@ -41,6 +43,9 @@ def tune_process() -> None:
         import torch
 
         torch.set_num_threads(1)
+        # The first operation on the "meta" device (posviz sizes Shaw's relations there) imports
+        # torch._dynamo and sympy: ~120k more objects, which would otherwise stay in every collection.
+        torch.empty(1, device="meta") + 1
         gc.collect()  # what is garbage now must not be frozen
         gc.freeze()
         _tuned = True

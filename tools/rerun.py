@@ -2,7 +2,9 @@
 
 ``python -m tools.loadtest --mode rerun`` starts ``streamlit run app.py`` (or
 targets ``--url`` with ``--pids``), reads the app's pages from its navigation
-message, opens each page once to import its modules, then ``--repeats`` times:
+message, opens each page once to import its modules, then ``--repeats`` times
+(``--pages t5,compare`` to choose; a page may carry a query, ``t5?q_len=64``,
+or ``--query`` gives one to every page but home):
 
 - **cold**: a new session sends "Clear caches" (every ``st.cache_data`` and
   ``st.cache_resource`` of the process) and opens the page at its defaults;
@@ -14,10 +16,12 @@ message, opens each page once to import its modules, then ``--repeats`` times:
 Each figure is the server process's CPU time (``/proc/<pid>/stat``, all its
 threads) from the ``BackMsg`` until the CPU stops growing after
 ``script_finished`` (garbage collection included), in milliseconds: the median,
-min and max over the repeats. Wall seconds, websocket bytes and charts of the
-cold open come along. Server CPU is the process's own, so other work on the
-machine inflates it only a little (the load averages say how busy it was);
-wall times are not reliable on a busy machine.
+min and max over the repeats. Wall seconds, charts and websocket bytes of the
+cold open come along: ``cold_ws_bytes`` the messages' payload,
+``cold_wire_bytes`` as transferred (less when the frames are compressed).
+Server CPU is the process's own, so other work on the machine inflates it only
+a little (the load averages say how busy it was); wall times are not reliable
+on a busy machine.
 
 ``--variant LABEL:ITEMS`` (repeatable) measures several server configurations
 in turn, ``--rounds`` times alternating, so they are compared side by side.
