@@ -89,3 +89,12 @@ def test_lecture_mode_enlarges_every_chart():
     at = open_sinusoidal(lecture="1")
     assert_healthy(at)
     assert {c.spec["layout"]["font"]["size"] for c in charts(at)} == {20}
+
+
+def test_aliased_waves_are_drawn_as_their_band_at_131072():
+    at = open_sinusoidal(seq_len="131072")
+    assert_healthy(at)
+    names = [t.get("name", "") for t in chart(at, "sinusoidal_waves").spec["data"]]
+    assert any("aliased at this stride" in n for n in names), names  # the fast pair's samples would be noise
+    short = open_sinusoidal(seq_len="64")  # every position drawn: nothing aliased
+    assert not any("aliased" in t.get("name", "") for t in chart(short, "sinusoidal_waves").spec["data"])

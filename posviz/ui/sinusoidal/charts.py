@@ -27,7 +27,15 @@ def table(k: TableKey, lecture: bool) -> go.Figure:
 def waves(k: TableKey, lecture: bool) -> go.Figure:
     v = table_view(k)
     return fig.waves_figure(
-        v.wave_positions, v.waves, components=v.components, labels=v.labels, seq_len=k.seq_len, lecture=lecture
+        v.wave_positions,
+        v.waves,
+        components=v.components,
+        labels=v.labels,
+        seq_len=k.seq_len,
+        lecture=lecture,
+        dim=k.dim,  # with these the figure marks the components a strided sample would alias
+        base=k.base,
+        layout=k.layout,
     )
 
 
