@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from posviz.figures.memory import human_bytes
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import show_figure
@@ -104,4 +105,4 @@ show_figure(
     csv=lambda: charts.memory_csv(bk),
 )
 here = s.q_len * s.k_len * s.dim * 4
-st.caption(f"At the current settings R would take {here:,} bytes ({here / 2**20:,.1f} MiB) per head and layer.")
+st.caption(f"At the current settings R would take {here:,} bytes ({human_bytes(here)}) per head and layer.")

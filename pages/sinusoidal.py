@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from posviz.figures.layout import number
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import columns_csv, matrix_csv, panels_csv, show_figure
@@ -76,7 +77,7 @@ show_figure(
     csv=lambda: columns_csv({"distance r": sv.distances, "sum cos(r theta_k)": sv.closed, **sv.measured}),
     code=sim_code,
 )
-st.caption(f"Measured: max |PE_p · PE_(p+r) − Σ_k cos(r θ_k)| = {sv.gap:.1e} (float64).")
+st.caption(f"Measured: max |PE_p · PE_(p+r) − Σ_k cos(r θ_k)| = {number(sv.gap, 2)} (float64).")
 
 section("4 · Interleaved or concatenated")
 prose(texts.LAYOUTS)

@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from posviz.figures.layout import number
+from posviz.figures.memory import human_bytes
 from posviz.figures.skew import MAX_ANIMATION, step_titles
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode, step_through
@@ -41,7 +43,7 @@ def skew_walkthrough() -> None:
     st.info(texts.STEP_NOTES[step], icon=":material/footprint:")
     st.caption(
         f"Largest |skew − gather| on the {int(view.valid.sum()):,} entries the gather defines: "
-        f"{view.max_diff:.2e} (float32 rounding; the two compute the same dot products in another order)."
+        f"{number(view.max_diff, 3)} (float32 rounding; the two compute the same dot products in another order)."
     )
 
 
@@ -75,4 +77,4 @@ show_figure(
 saving = charts.saving_at(bk, 4096)
 if saving:
     r, e = saving
-    st.caption(f"At L = 4096: R takes {r / 2**30:.1f} GiB, Er {e / 2**20:.1f} MiB, {r // e:,} times less.")
+    st.caption(f"At L = 4096: R takes {human_bytes(r)}, Er {human_bytes(e)}, {r // e:,} times less.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from posviz.figures.layout import number
 from posviz.ui.rope.settings import MatrixKey, RelativeKey, ScalingKey
 from posviz.ui.rope.views import matrix_view, relative_view, scaling_view
 
@@ -19,7 +20,7 @@ def wavelength_sentence(k: ScalingKey) -> str:
 
 
 def layout_gap_note(k: MatrixKey) -> str:
-    return f"Measured: max |R_half − P R_interleaved Pᵀ| = {matrix_view(k).layout_gap:.1e} at m = {k.m}."
+    return f"Measured: max |R_half − P R_interleaved Pᵀ| = {number(matrix_view(k).layout_gap, 2)} at m = {k.m}."
 
 
 def relative_metrics(k: RelativeKey) -> list[tuple[str, str]]:
