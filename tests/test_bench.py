@@ -21,3 +21,21 @@ def test_quick_bench_structure_and_chart_size():
     shaw, skew = out["shaw_R_memory"][0], out["skew_Er_memory"][0]
     assert shaw["bytes"] == 256 * skew["bytes"] == 256 * 256 * 64 * 4
     assert out["naive_seed"][0]["bytes"] > 512 * 512  # one JSON number or more per cell of the full matrix
+
+
+def test_run_async_inside_a_running_loop():
+    # The browser tests keep Playwright's sync loop running in the main thread for the whole
+    # session; the tools' coroutines must still run after them (asyncio.run alone refuses).
+    import asyncio
+
+    from tools.procs import run_async
+
+    async def answer() -> int:
+        await asyncio.sleep(0)
+        return 42
+
+    async def nested() -> int:
+        return run_async(answer())
+
+    assert run_async(answer()) == 42
+    assert run_async(nested()) == 42  # nested: a loop runs in the calling thread

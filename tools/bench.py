@@ -22,7 +22,6 @@ approach (``naive_seed``: the full ``L x L`` bucket matrix and one heatmap).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import platform
@@ -38,7 +37,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from tools.procs import REPO, load_average, own_server, rss_bytes
+from tools.procs import REPO, load_average, own_server, rss_bytes, run_async
 from tools.rerun import Meter, session_for
 
 REPEATS = 3  # cold opens per page case
@@ -201,7 +200,7 @@ def run_all(quick: bool = False, repeats: int = REPEATS) -> dict[str, Any]:
     out: dict[str, Any] = {"machine": machine(), "repeats": repeats, "load_average_start": load_average()}
     start = time.perf_counter()
     with own_server(timeout=180) as (url, process):
-        out.update(asyncio.run(page_cases(url, [process.pid], quick=quick, repeats=repeats)))
+        out.update(run_async(page_cases(url, [process.pid], quick=quick, repeats=repeats)))
     for name, (_fn, lengths, quick_lengths) in BACKEND.items():
         out[name] = []
         for length in quick_lengths if quick else lengths:

@@ -28,7 +28,6 @@ but the loopback server is contacted. JSON on stdout.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import base64
 import json
 import statistics
@@ -40,7 +39,7 @@ from typing import Any
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tools.procs import Variant, cpu_seconds, load_average, parse_variant, variant_server
+from tools.procs import Variant, cpu_seconds, load_average, parse_variant, run_async, variant_server
 from tools.rerun import list_pages
 
 CHROMIUM = "/usr/bin/chromium"
@@ -238,7 +237,7 @@ def against_home(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def measure_with(url: str, pids: list[int], args: argparse.Namespace) -> dict[str, Any]:
-    return asyncio.run(measure(url, pages=args.pages, repeats=args.repeats, pids=pids, profile=args.profile))
+    return run_async(measure(url, pages=args.pages, repeats=args.repeats, pids=pids, profile=args.profile))
 
 
 def run_variant(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:

@@ -51,7 +51,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tools.procs import REPO, MemoryProbe, Variant, cpu_seconds, own_server, parse_variant
+from tools.procs import REPO, MemoryProbe, Variant, cpu_seconds, own_server, parse_variant, run_async
 from tools.session import Session, SessionError, SessionResult
 from tools.widgets import Widget, changed_value, with_param
 
@@ -277,13 +277,13 @@ def class_main(argv: list[str]) -> int:
     try:
         if args.url:
             pids = [int(p) for p in args.pids.split(",") if p]
-            report = asyncio.run(load(args.url, pids=pids, **options))
+            report = run_async(load(args.url, pids=pids, **options))
         else:
             log = Path(args.server_log) if args.server_log else None
             v = parse_variant(args.variant) if args.variant else Variant()
             env = dict(v.env)
             with own_server(180, log, extra_args=v.args, cwd=v.cwd, env=env) as (url, process):
-                report = asyncio.run(load(url, pids=[process.pid], **options))
+                report = run_async(load(url, pids=[process.pid], **options))
     except (ValueError, RuntimeError) as exc:
         print(f"loadtest: {exc}", file=sys.stderr)
         return 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import signal
@@ -12,11 +13,29 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Iterator
+from collections.abc import Coroutine, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coro)``, also from code that already runs an event loop.
+
+    Playwright's sync API (the browser tests' session-wide fixture) keeps a loop running in
+    the main thread; ``asyncio.run`` refuses to start another there, so the coroutine then
+    runs on its own loop in a worker thread.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def _children() -> dict[int, list[int]]:

@@ -48,6 +48,7 @@ from tools.procs import (
     load_average,
     parse_variant,
     rss_bytes,
+    run_async,
     settled_cpu,
     variant_server,
 )
@@ -213,7 +214,7 @@ def run_variant(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
     options = dict(pages=args.pages, repeats=args.repeats, keys=args.keys)
     with variant_server(variant) as (url, process):
         t0, load0 = time.monotonic(), load_average()
-        report = asyncio.run(measure(url, [process.pid], **options))
+        report = run_async(measure(url, [process.pid], **options))
         rss = rss_bytes([process.pid])
     return {
         "pages": report,
@@ -273,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             if not pids:
                 parser.error("--url needs --pids (the server's CPU is read from /proc)")
             options = dict(pages=args.pages, repeats=args.repeats, keys=args.keys)
-            report: dict[str, Any] = {"url": args.url, "pages": asyncio.run(measure(args.url, pids, **options))}
+            report: dict[str, Any] = {"url": args.url, "pages": run_async(measure(args.url, pids, **options))}
         else:
             variants = [parse_variant(v) for v in args.variant] or [Variant()]
             rounds: dict[str, list[dict[str, Any]]] = {v.label: [] for v in variants}

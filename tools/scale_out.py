@@ -15,7 +15,6 @@ process, and the p95 per rerun for 1 against N processes.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
 import os
@@ -29,7 +28,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from tools import loadtest, procs
-from tools.procs import REPO
+from tools.procs import REPO, run_async
 
 SITE = REPO / "deploy" / "nginx.conf"
 NGINX_MISSING = (
@@ -181,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir.chmod(0o755)  # nginx's workers (user nobody when started as root) reach their temp dirs
         try:
             with cluster(n, nginx, workdir) as (url, pids, app_urls):
-                report = asyncio.run(
+                report = run_async(
                     loadtest.load(
                         url,
                         page=args.page,
