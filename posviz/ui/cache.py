@@ -22,6 +22,8 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
+from posviz.ui.frozen import freeze
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 VIEW_ENTRIES = 16  # per view function: a few views of each page, shared by every session
@@ -47,6 +49,10 @@ def cached_figure(fn: F | None = None, *, max_entries: int = FIGURE_ENTRIES) -> 
     if fn is None:
         return functools.partial(cached_figure, max_entries=max_entries)  # type: ignore[return-value]
 
-    cached = st.cache_resource(max_entries=max_entries, show_spinner=False)(fn)
+    @functools.wraps(fn)
+    def frozen(*args: Any, **kwargs: Any) -> Any:
+        return freeze(fn(*args, **kwargs))
+
+    cached = st.cache_resource(max_entries=max_entries, show_spinner=False)(frozen)
     cached.uncached = fn  # type: ignore[attr-defined]
     return cached  # type: ignore[return-value]
