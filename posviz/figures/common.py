@@ -32,7 +32,7 @@ from posviz.figures.colors import (
     mask_traces,
 )
 from posviz.figures.data import as_array, compact
-from posviz.figures.layout import Look, finish, look, number, subtitle_lines
+from posviz.figures.layout import Look, finish, look, number, subtitle_lines, update_axes
 from posviz.figures.memory import bytes_figure, human_bytes
 
 # Re-exported: the figure modules and the ui import these from here.
@@ -120,13 +120,13 @@ def _cell(v: float, value_format: str) -> str:
 
 def _axes(fig: go.Figure, q_pos, k_pos) -> None:
     """Position axes: whole-number ticks, queries top to bottom, no grid or zero lines over cells."""
-    for update, title, pos, extra in (
-        (fig.update_xaxes, "key position j", k_pos, {}),
-        (fig.update_yaxes, "query position i", q_pos, {"autorange": "reversed"}),
+    for letter, title, pos, extra in (
+        ("x", "key position j", k_pos, {}),
+        ("y", "query position i", q_pos, {"autorange": "reversed"}),
     ):
         pos = as_array(pos)
         whole = {"dtick": 1} if len(pos) and pos.max() - pos.min() < 10 else {}  # no ticks at 0.5
-        update(title_text=title, automargin=True, showgrid=False, zeroline=False, **whole, **extra)
+        update_axes(fig, letter, title_text=title, automargin=True, showgrid=False, zeroline=False, **whole, **extra)
 
 
 def heatmap(
@@ -191,8 +191,8 @@ def heatmap(
             fig.add_trace(extra)
             if not legend_only(extra):  # markers: keep the axes at the cells' edges
                 x_range, y_range = cell_ranges(q_pos, k_pos)
-                fig.update_xaxes(range=x_range)
-                fig.update_yaxes(range=y_range, autorange=False)
+                update_axes(fig, "x", range=x_range)
+                update_axes(fig, "y", range=y_range, autorange=False)
         fig.update_layout(plot_bgcolor=MASK_COLOR)  # gaps (masked cells) show the background
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     return finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
@@ -265,18 +265,17 @@ def heatmap_grid(
         panels = [(h // cols + 1, h % cols + 1, mask[h]) for h in range(n)]
         add_masks(fig, panels, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     fig.update_layout(coloraxis=coloraxis)
-    fig.update_xaxes(automargin=True, showgrid=False, zeroline=False)
-    fig.update_yaxes(autorange="reversed", automargin=True, showgrid=False, zeroline=False)
-    for h in range(n):
+    update_axes(fig, "x", automargin=True, showgrid=False, zeroline=False)
+    update_axes(fig, "y", autorange="reversed", automargin=True, showgrid=False, zeroline=False)
+    for h in range(n):  # panel h + 1, row by row
         if h + cols < n:  # another panel below: its axis labels would collide with that panel's title
-            fig.update_xaxes(showticklabels=False, row=h // cols + 1, col=h % cols + 1)
+            update_axes(fig, "x", panel=h + 1, showticklabels=False)
         else:
-            fig.update_xaxes(title_text="key j", row=h // cols + 1, col=h % cols + 1)
-    for h in range(n):
+            update_axes(fig, "x", panel=h + 1, title_text="key j")
         if h % cols:  # rows share the query axis: tick labels on the first column only
-            fig.update_yaxes(showticklabels=False, row=h // cols + 1, col=h % cols + 1)
+            update_axes(fig, "y", panel=h + 1, showticklabels=False)
         else:
-            fig.update_yaxes(title_text="query i", row=h // cols + 1, col=1)
+            update_axes(fig, "y", panel=h + 1, title_text="query i")
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     subtitle = subtitle_lines(subtitle, note)
     return finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 220 * rows + 140))
@@ -357,12 +356,12 @@ def heatmap_row(
         )
         trace.hoverongaps = False
         fig.add_trace(trace, row=1, col=c + 1)
-        fig.update_xaxes(title_text="key position j", row=1, col=c + 1)
+        update_axes(fig, "x", panel=c + 1, title_text="key position j")
     add_masks(fig, masks, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     q = as_array(q_pos)
     whole = {"dtick": 1} if len(q) and q.max() - q.min() < 10 else {}
-    fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, **whole)
-    fig.update_yaxes(title_text="query position i", row=1, col=1)
-    fig.update_xaxes(showgrid=False, zeroline=False)
+    update_axes(fig, "y", autorange="reversed", showgrid=False, zeroline=False, **whole)
+    update_axes(fig, "y", panel=1, title_text="query position i")
+    update_axes(fig, "x", showgrid=False, zeroline=False)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     return finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)

@@ -174,6 +174,26 @@ def fix_log_axes(fig: go.Figure) -> None:
         fig.layout[name].update(tickvals=vals, ticktext=text, minor=dict(showgrid=False, ticks=""))
 
 
+# ------------------------------------------------------------------ axes
+
+
+def axis_name(letter: str, panel: int = 1) -> str:
+    """Layout name of a panel's ``"x"`` or ``"y"`` axis: ``xaxis``, ``xaxis2``, ... (make_subplots numbers
+    panels row by row from 1)."""
+    return f"{letter}axis" if panel == 1 else f"{letter}axis{panel}"
+
+
+def update_axes(fig: go.Figure, letter: str, *, panel: int | None = None, **props) -> go.Figure:
+    """``fig.update_xaxes(**props)`` (``letter="x"``) or ``update_yaxes``, on every axis or on one ``panel``'s.
+
+    The same result without Plotly's subplot selectors, which cost milliseconds a call
+    on a grid of panels (eight heads: 16 calls, a third of the figure's build time).
+    """
+    pattern = re.compile(rf"{letter}axis\d*")
+    names = [axis_name(letter, panel)] if panel is not None else [k for k in fig.layout if pattern.fullmatch(k)]
+    return fig.update_layout({name: props for name in names})
+
+
 # ------------------------------------------------------------------ title, legend, margins
 
 
@@ -248,7 +268,8 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
     title_size = title_font(title, lk)
     title_text = wrap(title, size=title_size, width=lk.width - 2 * TITLE_PAD)
     sub_text = wrap(subtitle, size=lk.font, width=lk.width - 2 * TITLE_PAD)
-    fig.update_annotations(font_size=lk.font)
+    for a in fig.layout.annotations:
+        a.font.size = lk.font
     fix_log_axes(fig)
     header = TITLE_PAD + line_count(title_text) * LINE_EM * title_size
     if sub_text:
@@ -297,8 +318,8 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
         margin=dict(l=20, r=20, t=top, b=bottom),
         hoverlabel=dict(font=dict(size=lk.font)),
     )
-    fig.update_xaxes(automargin=True, title_standoff=8)
-    fig.update_yaxes(automargin=True, title_standoff=8)
+    update_axes(fig, "x", automargin=True, title_standoff=8)
+    update_axes(fig, "y", automargin=True, title_standoff=8)
     return fig
 
 

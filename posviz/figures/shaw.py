@@ -19,6 +19,7 @@ from posviz.figures.common import (
     sample_note,
     subtitle_lines,
 )
+from posviz.figures.marks import Mark, add_marks
 
 CLIP_LINE = dict(color="#111", width=2, dash="dash")
 
@@ -151,14 +152,9 @@ def relations_figure(r_row, *, row: int, k_pos, k_len: int, clip: int, index_row
         )
     )
     lk = look(lecture)
-    for x, label in ((row - clip, "j = i − K"), (row + clip, "j = i + K")):
-        if k.min() <= x <= k.max():
-            fig.add_vline(
-                x=x,
-                line={**CLIP_LINE, "width": lk.line},
-                annotation_text=label,
-                annotation_position="top",
-            )
+    clips = [(row - clip, "j = i − K"), (row + clip, "j = i + K")]
+    seen = [Mark(x, label, "top") for x, label in clips if k.min() <= x <= k.max()]
+    add_marks(fig, seen, line={**CLIP_LINE, "width": lk.line})
     fig.update_xaxes(title_text="key position j", showgrid=False, zeroline=False)
     fig.update_yaxes(title_text="component of R[i, j]", autorange="reversed", showgrid=False, zeroline=False)
     note = sample_note(np.array([row]), k, 1, k_len)

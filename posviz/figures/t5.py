@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from posviz.encodings.t5 import T5BucketSteps, t5_half
 from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, sample_note, subtitle_lines
+from posviz.figures.marks import Mark, add_marks
 
 # The walk-through, in the order the seed notebooks take it: (key, title).
 # It starts from r = j - i (the figure above it) and ends one step before the final
@@ -186,14 +187,8 @@ def bucket_profile_figure(
     if view_r is not None:
         lo, hi = max(view_r[0], int(r.min())), min(view_r[1], int(r.max()))
         fig.add_vrect(x0=lo, x1=hi, fillcolor="#4c78a8", opacity=0.08, line_width=0)
-    for x, label, where in marks:
-        if r.min() <= x <= r.max():
-            fig.add_vline(
-                x=x,
-                line=dict(dash="dot", color="#555"),
-                annotation_text=label,
-                annotation_position=where,
-            )
+    seen = [Mark(x, label, where) for x, label, where in marks if r.min() <= x <= r.max()]
+    add_marks(fig, seen, line=dict(dash="dot", color="#555"))
     fig.update_xaxes(title_text="relative position r = j − i")
     fig.update_yaxes(title_text="bucket")
     return finish(
@@ -284,7 +279,7 @@ def attention_row_figure(
                 f"<extra>{name}</extra>",
             )
         )
-    fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
+    add_marks(fig, [Mark(query, f"i = {query}")], line=dict(dash="dot", color="#555"))
     fig.update_xaxes(title_text="key position j", automargin=True)
     fig.update_yaxes(title_text="attention weight", automargin=True, rangemode="tozero")
     return finish(

@@ -1,0 +1,60 @@
+"""Marked positions: vertical or horizontal lines across a plot, each with an optional label.
+
+The same lines and labels as Plotly's ``add_vline``/``add_hline`` (the anchors of
+``annotation_position`` are Plotly's own), added to the layout in one update:
+``add_vline`` with a label costs about 3 ms a line, and a figure marks up to seven.
+Lines and labels are in data coordinates of linear axes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import plotly.graph_objects as go
+
+# annotation_position -> (xanchor, yanchor, where along the line: 0 start, 1 end, 0.5 middle)
+VLINE = {
+    "top left": ("right", "top", 1.0),
+    "top right": ("left", "top", 1.0),
+    "top": ("center", "bottom", 1.0),
+    "bottom left": ("right", "bottom", 0.0),
+    "bottom right": ("left", "bottom", 0.0),
+    "bottom": ("center", "top", 0.0),
+}
+HLINE = {
+    "top left": ("left", "bottom", 0.0),
+    "top right": ("right", "bottom", 1.0),
+    "top": ("center", "bottom", 0.5),
+    "bottom left": ("left", "top", 0.0),
+    "bottom right": ("right", "top", 1.0),
+    "bottom": ("center", "top", 0.5),
+}
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A line at ``at`` (x for a vertical line, y for a horizontal one), labelled ``label`` at ``position``."""
+
+    at: float
+    label: str | None = None
+    position: str = "top right"
+
+
+def add_marks(fig: go.Figure, marks: list[Mark], *, vertical: bool = True, line: dict[str, Any]) -> go.Figure:
+    """Draw every mark as a line across the plot (first x and y axes), with its label; returns ``fig``."""
+    shapes, labels = [], []
+    for m in marks:
+        if vertical:
+            shapes.append(dict(type="line", x0=m.at, x1=m.at, xref="x", y0=0, y1=1, yref="y domain", line=line))
+        else:
+            shapes.append(dict(type="line", y0=m.at, y1=m.at, yref="y", x0=0, x1=1, xref="x domain", line=line))
+        if m.label:
+            xanchor, yanchor, where = (VLINE if vertical else HLINE)[m.position]
+            at = (
+                dict(x=m.at, xref="x", y=where, yref="y domain")
+                if vertical
+                else dict(y=m.at, yref="y", x=where, xref="x domain")
+            )
+            labels.append(dict(text=m.label, showarrow=False, xanchor=xanchor, yanchor=yanchor, **at))
+    return fig.update_layout(shapes=[*fig.layout.shapes, *shapes], annotations=[*fig.layout.annotations, *labels])
