@@ -21,11 +21,6 @@ PIPELINE_STEPS = (
 )
 
 
-def _axes(q_pos, k_pos, q_len: int | None, k_len: int | None, lecture: bool) -> dict:
-    """The axis arguments every (query, key) heatmap here passes on: the shown positions and the full lengths."""
-    return dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture)
-
-
 def pipeline_matrix(steps: T5BucketSteps, step: int) -> np.ndarray:
     """The exact values step ``step`` (1-based) draws: ``-inf`` and int64 garbage included."""
     key = PIPELINE_STEPS[step - 1][0]
@@ -55,7 +50,7 @@ def pipeline_figure(
     """One step (1-based) of the bucket pipeline as a heatmap of the shown cells."""
     key, title = PIPELINE_STEPS[step - 1]
     half = t5_half(num_buckets, bidirectional=bidirectional)
-    common = dict(_axes(q_pos, k_pos, q_len, k_len, lecture), title=title)
+    common = dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture, title=title)
     values = pipeline_matrix(steps, step)
     if key == "n":
         sub = (
@@ -103,7 +98,11 @@ def relative_position_figure(rel, *, q_pos, k_pos, q_len: int, k_len: int, lectu
     """The matrix ``r = j - i`` on a diverging scale centred at 0."""
     return heatmap(
         rel,
-        **_axes(q_pos, k_pos, q_len, k_len, lecture),
+        q_pos=q_pos,
+        k_pos=k_pos,
+        q_len=q_len,
+        k_len=k_len,
+        lecture=lecture,
         title="Relative position r = j − i",
         value_name="r",
         palette="diverging",
@@ -125,7 +124,11 @@ def bucket_figure(
     """The final bucket matrix on a fixed 0 .. num_buckets − 1 scale."""
     return heatmap(
         bucket,
-        **_axes(q_pos, k_pos, q_len, k_len, lecture),
+        q_pos=q_pos,
+        k_pos=k_pos,
+        q_len=q_len,
+        k_len=k_len,
+        lecture=lecture,
         title="Bucket index of every (query, key) pair",
         value_name="bucket",
         zmin=0,
@@ -209,7 +212,11 @@ def bias_figure(bias_h, *, head: int, q_pos, k_pos, q_len: int, k_len: int, lect
     """One head's additive bias ``bias[0, head]`` on a diverging scale."""
     return heatmap(
         bias_h,
-        **_axes(q_pos, k_pos, q_len, k_len, lecture),
+        q_pos=q_pos,
+        k_pos=k_pos,
+        q_len=q_len,
+        k_len=k_len,
+        lecture=lecture,
         title=f"Bias added to head {head}'s logits",
         value_name="bias",
         palette="diverging",
@@ -222,7 +229,11 @@ def bias_grid_figure(bias, *, q_pos, k_pos, q_len: int, k_len: int, lecture: boo
     heads = bias.shape[0]
     return heatmap_grid(
         bias,
-        **_axes(q_pos, k_pos, q_len, k_len, lecture),
+        q_pos=q_pos,
+        k_pos=k_pos,
+        q_len=q_len,
+        k_len=k_len,
+        lecture=lecture,
         titles=[f"head {h}" for h in range(heads)],
         value_name="bias",
         title=f"All {heads} heads of the bias tensor (1, {heads}, q_len, k_len)",
@@ -237,7 +248,11 @@ def attention_figure(
     both = np.stack([as_array(without), as_array(with_bias)])
     return heatmap_grid(
         both,
-        **_axes(q_pos, k_pos, q_len, k_len, lecture),
+        q_pos=q_pos,
+        k_pos=k_pos,
+        q_len=q_len,
+        k_len=k_len,
+        lecture=lecture,
         titles=["softmax(q kᵀ / √d)", f"softmax(q kᵀ / √d + bias[{head}])"],
         title=f"Attention weights of head {head}, without and with the position bias",
         subtitle="colour: log scale (most weights are tiny, a few large)",
