@@ -256,6 +256,12 @@ def _baseline_top(lk: Look) -> float:
     return TITLE_PAD + LINE_EM * (lk.title + lk.font) + 0.5 * lk.font + GAP
 
 
+def _left_edge(y: float, yanchor: str) -> dict:
+    """Placement at the figure's left edge, ``y`` of the way up (0 bottom, 1 top), in container coordinates:
+    the title and the legend stay put however the plot area moves."""
+    return dict(x=0, xanchor="left", xref="container", y=y, yanchor=yanchor, yref="container")
+
+
 def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, height: int | None = None) -> go.Figure:
     """Shared title, fonts, legend and margins; ``subtitle`` lines are separated by ``<br>``.
 
@@ -286,12 +292,7 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
         fig.update_layout(
             legend=dict(
                 orientation="h",
-                x=0,
-                xanchor="left",
-                xref="container",
-                y=0,
-                yanchor="bottom",
-                yref="container",
+                **_left_edge(0, "bottom"),
                 bgcolor="rgba(0,0,0,0)",
                 font=dict(size=lk.font),
             )
@@ -304,12 +305,7 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
         title=dict(
             text=title_text,
             font=dict(size=title_size),
-            x=0,
-            xref="container",
-            xanchor="left",
-            y=1,
-            yref="container",
-            yanchor="top",
+            **_left_edge(1, "top"),
             pad=dict(l=TITLE_PAD, t=TITLE_PAD),
             subtitle=dict(text=sub_text, font=dict(size=lk.font, color=SUBTITLE_COLOR)),
         ),

@@ -150,6 +150,13 @@ def _pairs_trace(y, *, name: str, color: str, dash: str | None, width: int, hove
     )
 
 
+def _pairs_axes(fig: go.Figure, y_title: str) -> None:
+    """The per-pair axes: pairs fast to slow along x, a log y titled ``y_title``, the legend below."""
+    fig.update_xaxes(title_text="pair k (fast → slow)")
+    fig.update_yaxes(title_text=y_title, type="log", exponentformat="power")
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+
+
 def inv_freq_figure(
     inv_freq,
     default_inv_freq,
@@ -181,9 +188,7 @@ def inv_freq_figure(
     )
     ratio = as_array(inv_freq).astype(np.float64) / as_array(default_inv_freq).astype(np.float64)
     changed = int(np.sum(~np.isclose(ratio, 1.0, rtol=1e-9)))
-    fig.update_xaxes(title_text="pair k (fast → slow)")
-    fig.update_yaxes(title_text="inv_freq θ_k, radians per token (log)", type="log", exponentformat="power")
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+    _pairs_axes(fig, "inv_freq θ_k, radians per token (log)")
     return finish(
         fig,
         title=f"{model}, {attention} layers: inv_freq per pair, {method} against unscaled RoPE",
@@ -241,9 +246,7 @@ def wavelength_figure(
                 yanchor="bottom",
                 font_size=lk.font - 2,
             )
-    fig.update_xaxes(title_text="pair k (fast → slow)")
-    fig.update_yaxes(title_text="wavelength 2π / θ_k, tokens (log)", type="log", exponentformat="power")
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+    _pairs_axes(fig, "wavelength 2π / θ_k, tokens (log)")
     return finish(
         fig,
         title=f"{model}, {attention} layers: wavelength of each pair against the context",

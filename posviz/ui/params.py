@@ -42,16 +42,16 @@ class Param:
     # kind "text": ``max`` is the most characters kept
 
 
+def length(key: str, label: str, *, default: int, help: str) -> Param:
+    """A count of positions (a length or a distance) typed in a number box: 1 .. ``MAX_LEN``."""
+    return Param(key, label, "int", default, "number", min=1, max=MAX_LEN, step=1, help=help)
+
+
 # The key axis's controls are the query axis's, with their own key, label and help.
-Q_LEN = Param(
+Q_LEN = length(
     "q_len",
     "Query length q_len",
-    "int",
-    128,
-    "number",
-    min=1,
-    max=MAX_LEN,
-    step=1,
+    default=128,
     help="Number of query positions. Large values are drawn as a strided sample.",
 )
 Q_START = Param(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from posviz.encodings.positions import query_positions
 from posviz.encodings.t5 import check_t5_config
-from posviz.ui.params import MAX_LEN, PARAMS, Param
+from posviz.ui.params import PARAMS, Param, length
 from posviz.ui.settings import setting
 
 NUM_BUCKETS = Param(
@@ -20,15 +20,10 @@ NUM_BUCKETS = Param(
     step=1,
     help="Total number of buckets (T5 uses 32); halved per direction when bidirectional.",
 )
-MAX_DISTANCE = Param(
+MAX_DISTANCE = length(
     "max_distance",
     "Max distance max_distance",
-    "int",
-    128,
-    "number",
-    min=1,
-    max=MAX_LEN,
-    step=1,
+    default=128,
     help="Distances from here on share the last bucket (T5 uses 128).",
 )
 BIDIRECTIONAL = Param(
