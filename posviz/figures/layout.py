@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from posviz.figures.rebuild import rebuild
+
 LINE_EM = 1.3  # Plotly's line height for text with <br>
 # The app's own font (Streamlit serves it, so every viewer has it); measured mean
 # advance of a character in our titles: 0.38-0.42 em. 0.5 em leaves room for the
@@ -155,9 +157,9 @@ def _axis_values(fig: go.Figure, name: str) -> np.ndarray:
     return np.concatenate(chunks) if chunks else np.zeros(0)
 
 
-def fix_log_axes(fig: go.Figure) -> None:
-    """Full labels on every log axis that has no explicit ticks (decades, or 1-2-5 on short ranges)."""
-    layout = fig.layout.to_plotly_json()
+def _log_tick_props(fig: go.Figure, layout: dict) -> dict[str, dict]:
+    """``{axis name: tick props}``: full labels for every log axis of ``layout`` without explicit ticks."""
+    out = {}
     for name, axis in layout.items():
         if not re.fullmatch(r"[xy]axis\d*", name) or axis.get("type") != "log":
             continue
@@ -171,7 +173,14 @@ def fix_log_axes(fig: go.Figure) -> None:
                 continue
             lo, hi = float(values.min()), float(values.max())
         vals, text = log_ticks(lo, hi)
-        fig.layout[name].update(tickvals=vals, ticktext=text, minor=dict(showgrid=False, ticks=""))
+        out[name] = dict(tickvals=vals, ticktext=text, minor=dict(showgrid=False, ticks=""))
+    return out
+
+
+def fix_log_axes(fig: go.Figure) -> None:
+    """Full labels on every log axis that has no explicit ticks (decades, or 1-2-5 on short ranges)."""
+    for name, props in _log_tick_props(fig, fig.layout.to_plotly_json()).items():
+        fig.layout[name].update(props)
 
 
 # ------------------------------------------------------------------ axes
@@ -189,29 +198,34 @@ def update_axes(fig: go.Figure, letter: str, *, panel: int | None = None, **prop
     The same result without Plotly's subplot selectors, which cost milliseconds a call
     on a grid of panels (eight heads: 16 calls, a third of the figure's build time).
     """
-    pattern = re.compile(rf"{letter}axis\d*")
-    names = [axis_name(letter, panel)] if panel is not None else [k for k in fig.layout if pattern.fullmatch(k)]
+    names = [axis_name(letter, panel)] if panel is not None else _axis_names(fig, letter)
     return fig.update_layout({name: props for name in names})
+
+
+def _axis_names(fig: go.Figure, letter: str) -> list[str]:
+    """Every ``"x"`` or ``"y"`` axis of ``fig``: ``xaxis`` (always), ``xaxis2``, ..."""
+    pattern = re.compile(rf"{letter}axis\d*")
+    return [k for k in fig.layout if pattern.fullmatch(k)]
 
 
 # ------------------------------------------------------------------ title, legend, margins
 
 
-def _band_above_plot(fig: go.Figure, font: int) -> int:
+def _band_above_plot(annotations: list[dict], font: int) -> int:
     """Height (px) of the annotations that sit on top of the plot area: subplot titles, line labels."""
     band = 0.0
-    for a in fig.layout.annotations:
-        yref = a.yref or "y"
-        if not (yref == "paper" or yref.endswith("domain")) or a.y is None or a.y < 0.98:
+    for a in annotations:
+        yref = a.get("yref") or "y"
+        if not (yref == "paper" or yref.endswith("domain")) or a.get("y") is None or a["y"] < 0.98:
             continue
-        above = {"bottom": 1.0, "top": 0.0}.get(a.yanchor or "auto", 0.5)
-        height = line_count(a.text or " ") * LINE_EM * font
-        band = max(band, above * height + abs(a.yshift or 0) + 4)
+        above = {"bottom": 1.0, "top": 0.0}.get(a.get("yanchor") or "auto", 0.5)
+        height = line_count(a.get("text") or " ") * LINE_EM * font
+        band = max(band, above * height + abs(a.get("yshift") or 0) + 4)
     return int(math.ceil(band))
 
 
-def _legend_entries(fig: go.Figure) -> list[str]:
-    if fig.layout.showlegend is False:
+def _legend_entries(fig: go.Figure, layout: dict) -> list[str]:
+    if layout.get("showlegend") is False:
         return []
     names = []
     for trace in fig.data:
@@ -234,9 +248,8 @@ def legend_rows(names: list[str], *, font: int, width: float) -> int:
     return rows
 
 
-def _bars_below(fig: go.Figure) -> list[str]:
+def _bars_below(layout: dict) -> list[str]:
     """Colour axes whose colour bar lies horizontally under the plots."""
-    layout = fig.layout.to_plotly_json()
     return [
         name
         for name, axis in layout.items()
@@ -262,61 +275,76 @@ def _left_edge(y: float, yanchor: str) -> dict:
     return dict(x=0, xanchor="left", xref="container", y=y, yanchor=yanchor, yref="container")
 
 
+def _merge(into: dict, extra: dict) -> dict:
+    """``extra`` merged into ``into``, nested dicts key by key (as ``update_layout`` merges); returns ``into``."""
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+    return into
+
+
 def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, height: int | None = None) -> go.Figure:
     """Shared title, fonts, legend and margins; ``subtitle`` lines are separated by ``<br>``.
 
     Title and subtitle are wrapped to fit the chart and stacked from the top; the top
     margin makes room for them and for subplot titles; a legend goes under the plot;
     log axes get full tick labels; annotations take the figure's font size. Call it
-    after the traces and annotations are added.
+    after the traces and annotations are added, and use the figure it returns.
+
+    The layout is edited as plain data and the figure rebuilt once, without validating
+    again what came from validated objects: Plotly's own updates cost about 10 ms a
+    figure here (30 ms for a grid of panels). ``tests/app/test_specs.py`` validates
+    every figure the pages send.
     """
     lk = look(lecture)
+    layout = fig.layout.to_plotly_json()  # a deep copy, as plain data
     title_size = title_font(title, lk)
     title_text = wrap(title, size=title_size, width=lk.width - 2 * TITLE_PAD)
     sub_text = wrap(subtitle, size=lk.font, width=lk.width - 2 * TITLE_PAD)
-    for a in fig.layout.annotations:
-        a.font.size = lk.font
-    fix_log_axes(fig)
+    annotations = layout.get("annotations", [])
+    for a in annotations:
+        a.setdefault("font", {})["size"] = lk.font
+    for name, props in _log_tick_props(fig, layout).items():
+        _merge(layout.setdefault(name, {}), props)
     header = TITLE_PAD + line_count(title_text) * LINE_EM * title_size
     if sub_text:
         header += 0.5 * lk.font + line_count(sub_text) * LINE_EM * lk.font
-    top = int(math.ceil(header + GAP + _band_above_plot(fig, lk.font) + (GAP if fig.layout.annotations else 0)))
-    names = _legend_entries(fig)
+    top = int(math.ceil(header + GAP + _band_above_plot(annotations, lk.font) + (GAP if annotations else 0)))
+    names = _legend_entries(fig, layout)
     legend_band = legend_rows(names, font=lk.font, width=lk.width - 40) * LINE_EM * lk.font + 8 + GAP if names else 0
-    bars = _bars_below(fig)
+    bars = _bars_below(layout)
     bar_band = 2 * LINE_EM * lk.font + BAR_THICKNESS + 16 if bars else 0
     axis_below = 3.2 * lk.font + 24  # tick labels, standoff and axis title under the plot
     bottom = int(math.ceil(axis_below + bar_band + legend_band)) if names or bars else 20
     height = int((height or lk.height) + max(0, top - _baseline_top(lk)) + max(0, bottom - BASE_BOTTOM))
     if names:
-        fig.update_layout(
-            legend=dict(
-                orientation="h",
-                **_left_edge(0, "bottom"),
-                bgcolor="rgba(0,0,0,0)",
-                font=dict(size=lk.font),
-            )
-        )
+        legend = dict(orientation="h", **_left_edge(0, "bottom"), bgcolor="rgba(0,0,0,0)", font=dict(size=lk.font))
+        _merge(layout, dict(legend=legend))
     for name in bars:  # over the legend, under the axis title
-        fig.layout[name].colorbar.update(
-            y=(legend_band + 4) / height, yref="container", yanchor="bottom", thickness=BAR_THICKNESS
-        )
-    fig.update_layout(
-        title=dict(
-            text=title_text,
-            font=dict(size=title_size),
-            **_left_edge(1, "top"),
-            pad=dict(l=TITLE_PAD, t=TITLE_PAD),
-            subtitle=dict(text=sub_text, font=dict(size=lk.font, color=SUBTITLE_COLOR)),
-        ),
-        font=dict(size=lk.font, family=FONT),
-        height=height,
-        margin=dict(l=20, r=20, t=top, b=bottom),
-        hoverlabel=dict(font=dict(size=lk.font)),
+        bar = dict(y=(legend_band + 4) / height, yref="container", yanchor="bottom", thickness=BAR_THICKNESS)
+        _merge(layout[name], dict(colorbar=bar))
+    title_spec = dict(
+        text=title_text,
+        font=dict(size=title_size),
+        **_left_edge(1, "top"),
+        pad=dict(l=TITLE_PAD, t=TITLE_PAD),
+        subtitle=dict(text=sub_text, font=dict(size=lk.font, color=SUBTITLE_COLOR)),
     )
-    update_axes(fig, "x", automargin=True, title_standoff=8)
-    update_axes(fig, "y", automargin=True, title_standoff=8)
-    return fig
+    _merge(
+        layout,
+        dict(
+            title=title_spec,
+            font=dict(size=lk.font, family=FONT),
+            height=height,
+            margin=dict(l=20, r=20, t=top, b=bottom),
+            hoverlabel=dict(font=dict(size=lk.font)),
+        ),
+    )
+    for name in _axis_names(fig, "x") + _axis_names(fig, "y"):
+        _merge(layout.setdefault(name, {}), dict(automargin=True, title=dict(standoff=8)))
+    return rebuild(fig, layout)
 
 
 def retitle(fig: go.Figure, title: str, *, lecture: bool) -> go.Figure:

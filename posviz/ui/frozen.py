@@ -28,7 +28,7 @@ class FrozenFigure(go.Figure):
     """A ``go.Figure`` whose serialised spec is computed once. Read it; never mutate it."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
-        super().__init__(spec, _validate=False)
+        super().__init__(spec, _validate=False)  # as posviz.figures.rebuild.unvalidated
         self._frozen_spec = spec
 
     def to_dict(self) -> dict[str, Any]:

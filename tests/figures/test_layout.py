@@ -59,7 +59,7 @@ def test_finish_gives_log_axes_full_tick_labels():
     fig = go.Figure(go.Scatter(x=[1, 2, 50], y=[1e-6, 1e-3, 1.0]))
     fig.update_xaxes(type="log")
     fig.update_yaxes(type="log")
-    finish(fig, title="T", subtitle=None, lecture=True)
+    fig = finish(fig, title="T", subtitle=None, lecture=True)
     assert list(fig.layout.xaxis.ticktext) == ["1", "2", "5", "10", "20", "50"]
     assert list(fig.layout.yaxis.ticktext) == ["10⁻⁶", "10⁻⁵", "10⁻⁴", "10⁻³", "10⁻²", "10⁻¹", "10⁰"]
     assert fig.layout.yaxis.minor.ticks == ""  # no bare minor labels ("2 5 9")
@@ -100,7 +100,7 @@ def test_title_shrinks_to_one_line_before_wrapping():
 def test_legends_go_under_the_plot_with_room_for_their_rows():
     fig = go.Figure([go.Scatter(x=[0, 1], y=[0, 1], name=f"a rather long legend entry {i}") for i in range(8)])
     fig.update_layout(legend=dict(x=0.99, y=0.98))  # inside the plot: moved out
-    finish(fig, title="T", subtitle=None, lecture=True)
+    fig = finish(fig, title="T", subtitle=None, lecture=True)
     lk = look(True)
     legend = fig.layout.legend
     assert (legend.orientation, legend.y, legend.yref, legend.yanchor) == ("h", 0, "container", "bottom")
@@ -115,7 +115,8 @@ def test_subplot_titles_get_their_own_band_above_the_plot():
     fig.add_trace(go.Scatter(x=[0], y=[0]), row=1, col=1)
     lk = look(True)
     bare = finish(go.Figure(go.Scatter(x=[0], y=[0])), title="T", subtitle="s", lecture=True).layout.margin.t
-    assert finish(fig, title="T", subtitle="s", lecture=True).layout.margin.t >= bare + 1.3 * lk.font
+    fig = finish(fig, title="T", subtitle="s", lecture=True)
+    assert fig.layout.margin.t >= bare + 1.3 * lk.font
     assert {a.font.size for a in fig.layout.annotations} == {lk.font}
 
 
