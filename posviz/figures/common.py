@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from posviz.figures.colors import (
     DIVERGING,
@@ -32,8 +31,9 @@ from posviz.figures.colors import (
     mask_traces,
 )
 from posviz.figures.data import as_array, compact
-from posviz.figures.layout import Look, finish, look, number, subtitle_lines, update_axes
+from posviz.figures.layout import Look, axis_name, finish, look, number, subtitle_lines, update_axes
 from posviz.figures.memory import bytes_figure, human_bytes
+from posviz.figures.rebuild import subplot_grid, unvalidated
 
 # Re-exported: the figure modules and the ui import these from here.
 __all__ = [
@@ -230,10 +230,10 @@ def heatmap_grid(
     cols = min(cols, n)
     rows = -(-n // cols)
     lk = look(lecture)
-    fig = make_subplots(
-        rows=rows,
-        cols=cols,
-        subplot_titles=titles,
+    layout, grid = subplot_grid(
+        rows,
+        cols,
+        titles=titles,
         horizontal_spacing=0.06 if lecture else 0.035,
         vertical_spacing=min(0.3 / rows, 0.12) if rows > 1 else 0.0,
     )
@@ -248,7 +248,15 @@ def heatmap_grid(
     coloraxis = dict(colorscale=colors["colorscale"], cmin=colors.get("zmin"), cmax=colors.get("zmax"), colorbar=bar)
     if "zmid" in colors:
         coloraxis["cmid"] = colors["zmid"]
-    for h in range(n):
+    layout["coloraxis"] = go.layout.Coloraxis(coloraxis).to_plotly_json()  # validated: named scales become stops
+    for name in layout:
+        if name.startswith(("xaxis", "yaxis")):
+            layout[name].update(automargin=True, showgrid=False, zeroline=False)
+            if name.startswith("y"):
+                layout[name]["autorange"] = "reversed"
+    traces = []
+    for h in range(n):  # panel h + 1, row by row
+        suffix = "" if h == 0 else str(h + 1)
         trace = _heatmap_trace(
             zs[h],
             q_pos,
@@ -259,23 +267,23 @@ def heatmap_grid(
             value_format=".3g",
             coloraxis="coloraxis",
             hoverongaps=False,
+            xaxis=f"x{suffix}",
+            yaxis=f"y{suffix}",
         )
-        fig.add_trace(trace, row=h // cols + 1, col=h % cols + 1)
+        traces.append(trace)
+        x, y = layout[axis_name("x", h + 1)], layout[axis_name("y", h + 1)]
+        if h + cols < n:  # another panel below: its axis labels would collide with that panel's title
+            x["showticklabels"] = False
+        else:
+            x["title"] = dict(text="key j")
+        if h % cols:  # rows share the query axis: tick labels on the first column only
+            y["showticklabels"] = False
+        else:
+            y["title"] = dict(text="query i")
+    fig = unvalidated(dict(data=traces, layout=layout, **grid))
     if masked:
         panels = [(h // cols + 1, h % cols + 1, mask[h]) for h in range(n)]
         add_masks(fig, panels, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
-    fig.update_layout(coloraxis=coloraxis)
-    update_axes(fig, "x", automargin=True, showgrid=False, zeroline=False)
-    update_axes(fig, "y", autorange="reversed", automargin=True, showgrid=False, zeroline=False)
-    for h in range(n):  # panel h + 1, row by row
-        if h + cols < n:  # another panel below: its axis labels would collide with that panel's title
-            update_axes(fig, "x", panel=h + 1, showticklabels=False)
-        else:
-            update_axes(fig, "x", panel=h + 1, title_text="key j")
-        if h % cols:  # rows share the query axis: tick labels on the first column only
-            update_axes(fig, "y", panel=h + 1, showticklabels=False)
-        else:
-            update_axes(fig, "y", panel=h + 1, title_text="query i")
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     subtitle = subtitle_lines(subtitle, note)
     return finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 220 * rows + 140))
@@ -318,7 +326,8 @@ def heatmap_row(
     """
     n = len(panels)
     gap = 0.07 if lecture else 0.05
-    fig = make_subplots(rows=1, cols=n, subplot_titles=[p.title for p in panels], horizontal_spacing=gap)
+    layout, grid = subplot_grid(1, n, titles=[p.title for p in panels], horizontal_spacing=gap)
+    traces = []
     width = (1.0 - gap * (n - 1)) / n
     if shared_scale:
         finite = [as_array(p.z)[np.isfinite(as_array(p.z))] for p in panels]
@@ -345,23 +354,33 @@ def heatmap_row(
             bar.update(x=c * (width + gap) + width / 2, xanchor="center", title_side="right" if shared_scale else "top")
             if shared_scale:
                 bar.update(x=0.5, len=0.6)
-            layout = dict(
+            scale = dict(
                 colorscale=colors["colorscale"], cmin=colors.get("zmin"), cmax=colors.get("zmax"), colorbar=bar
             )
             if "zmid" in colors:
-                layout["cmid"] = colors["zmid"]
-            fig.update_layout({axis: layout})
+                scale["cmid"] = colors["zmid"]
+            layout[axis] = go.layout.Coloraxis(scale).to_plotly_json()  # validated: named scales become stops
+        suffix = "" if c == 0 else str(c + 1)
         trace = _heatmap_trace(
-            z, q_pos, k_pos, colour=colour, value_name=p.value_name, value_format=p.value_format, coloraxis=axis
+            z,
+            q_pos,
+            k_pos,
+            colour=colour,
+            value_name=p.value_name,
+            value_format=p.value_format,
+            coloraxis=axis,
+            hoverongaps=False,
+            xaxis=f"x{suffix}",
+            yaxis=f"y{suffix}",
         )
-        trace.hoverongaps = False
-        fig.add_trace(trace, row=1, col=c + 1)
-        update_axes(fig, "x", panel=c + 1, title_text="key position j")
-    add_masks(fig, masks, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
+        traces.append(trace)
     q = as_array(q_pos)
     whole = {"dtick": 1} if len(q) and q.max() - q.min() < 10 else {}
-    update_axes(fig, "y", autorange="reversed", showgrid=False, zeroline=False, **whole)
-    update_axes(fig, "y", panel=1, title_text="query position i")
-    update_axes(fig, "x", showgrid=False, zeroline=False)
+    for c in range(n):
+        layout[axis_name("x", c + 1)].update(title=dict(text="key position j"), showgrid=False, zeroline=False)
+        layout[axis_name("y", c + 1)].update(autorange="reversed", showgrid=False, zeroline=False, **whole)
+    layout["yaxis"]["title"] = dict(text="query position i")
+    fig = unvalidated(dict(data=traces, layout=layout, **grid))
+    add_masks(fig, masks, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     return finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)

@@ -15,9 +15,12 @@ dict may carry, so that a rebuilt ``make_subplots`` figure still takes
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 
 def unvalidated(spec: dict[str, Any]) -> go.Figure:
@@ -29,3 +32,25 @@ def rebuild(fig: go.Figure, layout: dict[str, Any]) -> go.Figure:
     """``fig``'s traces, frames and subplot grid with ``layout`` (plain data) as its layout."""
     grid = dict(_grid_str=fig._grid_str, _grid_ref=fig._grid_ref)
     return unvalidated(dict(data=fig.data, layout=layout, frames=fig.frames, **grid))
+
+
+@functools.lru_cache(maxsize=64)
+def _grid(rows: int, cols: int, titles: tuple[str, ...], horizontal: float, vertical: float) -> tuple[str, Any, Any]:
+    fig = make_subplots(
+        rows=rows, cols=cols, subplot_titles=list(titles), horizontal_spacing=horizontal, vertical_spacing=vertical
+    )
+    return json.dumps(fig.layout.to_plotly_json()), fig._grid_str, fig._grid_ref
+
+
+def subplot_grid(
+    rows: int, cols: int, *, titles: list[str], horizontal_spacing: float, vertical_spacing: float = 0.0
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``make_subplots``' layout as plain data (a fresh copy) and its grid, for :func:`unvalidated`.
+
+    ``unvalidated(dict(data=traces, layout=layout, **grid))`` is the figure: panel ``p``
+    (row by row from 1) has axes ``xaxis{p}``/``yaxis{p}`` (no number for the first),
+    its traces ``xaxis="x{p}", yaxis="y{p}"``. A grid is laid out once per shape and
+    titles (``make_subplots`` costs 7 to 16 ms).
+    """
+    layout, grid_str, grid_ref = _grid(rows, cols, tuple(titles), horizontal_spacing, vertical_spacing)
+    return json.loads(layout), dict(_grid_str=grid_str, _grid_ref=grid_ref)
