@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from posviz.figures.common import (
     DIVERGING,
@@ -21,6 +20,7 @@ from posviz.figures.common import (
     number,
     subtitle_lines,
 )
+from posviz.figures.rebuild import subplot_grid, unvalidated
 from posviz.figures.rope_scaling import (
     FAST,
     GREY,
@@ -155,23 +155,20 @@ def pair_circles_figure(
     count = len(pairs)
     cols = min(count, 4 if lecture else 8)
     rows = -(-count // cols)
-    fig = make_subplots(
-        rows=rows,
-        cols=cols,
-        subplot_titles=[f"k = {k}, θ = {number(t, 2)}" for k, t in zip(pairs, inv, strict=True)],
+    layout, grid = subplot_grid(
+        rows,
+        cols,
+        titles=[f"k = {k}, θ = {number(t, 2)}" for k, t in zip(pairs, inv, strict=True)],
         horizontal_spacing=0.02,
         vertical_spacing=0.12 / max(rows - 1, 1) if rows > 1 else 0.0,
     )
     cx, cy = _circle()
+    traces = []
     for i in range(count):
-        row, col = i // cols + 1, i % cols + 1
-        fig.add_trace(
-            go.Scatter(
-                x=cx, y=cy, mode="lines", line=dict(color="#cccccc", width=1), hoverinfo="skip", showlegend=False
-            ),
-            row=row,
-            col=col,
-        )
+        suffix = "" if i == 0 else str(i + 1)
+        on = dict(xaxis=f"x{suffix}", yaxis=f"y{suffix}")
+        circle = dict(color="#cccccc", width=1)
+        traces.append(go.Scatter(x=cx, y=cy, mode="lines", line=circle, hoverinfo="skip", showlegend=False, **on))
         for vec, pos, color, name, dash in (
             (at_zero, 0, GREY, "position 0", "dot"),
             (at_m, m, AT_M, f"position m = {m}", "solid"),
@@ -179,7 +176,7 @@ def pair_circles_figure(
         ):
             x, y = f32(as_array(vec)[i])
             turned = np.degrees((pos * inv[i]) % TWO_PI)
-            fig.add_trace(
+            traces.append(
                 go.Scatter(
                     x=np.array([0.0, x], dtype=np.float32),
                     y=np.array([0.0, y], dtype=np.float32),
@@ -193,15 +190,17 @@ def pair_circles_figure(
                     showlegend=i == 0,
                     hovertemplate=f"pair {pairs[i]}<br>{name}<br>turned by {pos}·θ = {turned:.1f}° (mod 360)"
                     "<extra></extra>",
-                ),
-                row=row,
-                col=col,
+                    **on,
+                )
             )
-    fig.update_xaxes(range=[-1.25, 1.25], showticklabels=False, showgrid=False, zeroline=False)
-    fig.update_yaxes(range=[-1.25, 1.25], showticklabels=False, showgrid=False, zeroline=False)
+    bare = dict(range=[-1.25, 1.25], showticklabels=False, showgrid=False, zeroline=False)
+    for name in layout:
+        if name.startswith(("xaxis", "yaxis")):
+            layout[name].update(bare)
     for i in range(count):  # equal aspect in every panel
         suffix = "" if i == 0 else str(i + 1)
-        fig.update_layout({f"yaxis{suffix}": dict(scaleanchor=f"x{suffix}", scaleratio=1)})
+        layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
+    fig = unvalidated(dict(data=traces, layout=layout, **grid))
     panel = 230 if lecture else 150
     fig = finish(
         fig,
