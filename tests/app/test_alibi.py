@@ -30,6 +30,14 @@ def test_defaults_render(default):
     assert len(at.dataframe) == 1 and len(at.dataframe[0].value) == 8
 
 
+def test_table_and_legend_write_each_slope_alike(default):
+    """head 5's m = 1/32 = 0.03125: 0.0312 in the legend and the table (the table once showed 0.0313)."""
+    names = [t["name"] for t in chart(default, "alibi_receptive_field").spec["data"] if t["name"].startswith("head ")]
+    legend = [n.split("m = ")[1].split(":")[0] for n in names]
+    table = list(default.dataframe[0].value["slope m"])
+    assert legend == table and table[4] == "0.0312" and table[0] == "0.5"
+
+
 def test_slopes_chart_is_get_slopes(default):
     y = array(chart(default, "alibi_slopes").spec["data"][0]["y"])
     np.testing.assert_allclose(y, [1 / 2**h for h in range(1, 9)], rtol=1e-6)

@@ -37,7 +37,7 @@ def test_defaults_render(default):
     assert_healthy(at)
     assert len(charts(at)) == CHARTS
     assert value_of(at, "seq_len") == 32 and value_of(at, "causal") is True
-    table = at.dataframe[0].value
+    table = at.table[0].value  # a static table: every column visible, none cut off at the right
     assert list(table["scheme"]) == list(SCHEMES)
     assert not [c for c in table.columns if "time" in c or "µs" in c]  # dropped: see test_table_states_no_time
     nbytes = dict(zip(table["scheme"], table["position tensors (bytes)"], strict=True))

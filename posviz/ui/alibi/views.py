@@ -19,6 +19,7 @@ from posviz.encodings.alibi import (
     alibi_slopes,
 )
 from posviz.encodings.positions import curve_positions, display_positions
+from posviz.figures.layout import number
 from posviz.ui.alibi.settings import (
     CURVE_HEADS,
     CURVE_POINTS,
@@ -103,7 +104,7 @@ def receptive_view(k: ReceptiveKey) -> ReceptiveView:
     table = pd.DataFrame(
         {
             "head": np.arange(1, k.heads + 1),
-            "slope m": slopes.numpy(),
+            "slope m": [number(m, 3) for m in slopes.tolist()],  # as the legend writes it: 0.0312, not 0.0313
             "log2 m": np.log2(slopes.numpy()),
             "1/m (tokens per 1/e)": (1 / slopes).numpy(),
             "90% of attention within": reach.numpy(),

@@ -30,8 +30,8 @@ def relative_metrics(k: RelativeKey) -> list[tuple[str, str]]:
     return [
         (f"(R_m q)·(R_n k), m = {k.m}, n = {k.n}", f"{v.score_mn:.6f}"),
         (f"at (m + t, n + t), t = {int(v.shifts[-1])}", f"{float(v.shifted[-1]):.6f}"),
-        ("max |R_mᵀR_n − R_(n−m)|, float32", f"{v.gap32:.1e}"),
-        ("the same in float64", f"{v.gap64:.1e}"),
+        ("max |R_mᵀR_n − R_(n−m)|, float32", number(v.gap32, 2)),
+        ("the same in float64", number(v.gap64, 2)),
     ]
 
 
