@@ -212,7 +212,7 @@ def test_compare_table_counts_parameters_from_the_settings():
     assert t.loc["learned absolute", "parameters"] == 20 * 32
     assert t.loc["Shaw", "parameters"] == 2 * 17 * 32
     assert t.loc["sinusoidal", "parameters"] == 0 and t.loc["RoPE", "parameters"] == 0
-    assert (t["time (µs, median)"] > 0).all()
+    assert "time (µs, median)" not in t.columns  # dropped: it measured the server's load, not the scheme
     assert (
         t.loc["none", "position tensors (bytes)"] == 0
         and t.loc["sinusoidal", "position tensors (bytes)"] == 20 * 32 * 4
