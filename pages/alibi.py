@@ -5,7 +5,7 @@ import streamlit as st
 from posviz.ui.alibi import charts, texts
 from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey, problem
 from posviz.ui.alibi.snippets import alibi_snippet
-from posviz.ui.alibi.views import bias_view, receptive_view, slopes_view
+from posviz.ui.alibi.views import bias_axes, bias_view, receptive_view, slopes_view
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import columns_csv, show_figure
@@ -54,7 +54,7 @@ show_figure(
     name="alibi_bias",
     alt="Small heatmaps of each shown head's bias over query and key positions.",
     csv=lambda: charts.bias_csv(s),
-    code=alibi_snippet(s, part="bias", stride=bv.stride, heads_shown=bv.heads_shown.tolist()),
+    code=alibi_snippet(s, part="bias", axes=bias_axes(s), heads_shown=bv.heads_shown.tolist()),
 )
 
 section("4 · Receptive field")

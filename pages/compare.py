@@ -58,7 +58,7 @@ show_figure(
 
 section("3 · Properties, from these settings")
 prose(texts.TABLE)
-st.dataframe(v.table, hide_index=True)
+st.table(v.table, hide_index=True)  # static: every column fits and wraps, at any width
 
 section("4 · Each scheme's own page, with these settings")
 st.markdown(link_markdown(s))

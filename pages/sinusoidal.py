@@ -54,7 +54,7 @@ show_figure(
     code=sinusoidal_snippet(s, part="table", stride=1),
 )
 st.caption(
-    f"Wavelengths run from {tv.wavelengths[0]:.3g} to {tv.wavelengths[-1]:.5g} tokens "
+    f"Wavelengths run from {number(tv.wavelengths[0])} to {number(tv.wavelengths[-1])} tokens "
     f"(2π·base^((d−2)/d)); {(tv.wavelengths > s.seq_len).sum()} of {s.dim // 2} pairs never complete a period "
     f"within seq_len = {s.seq_len}."
 )

@@ -21,6 +21,7 @@ from posviz.ui.t5.views import (
     pitfall_axes,
     toy_key,
 )
+from posviz.ui.zoom import box_zoom
 
 s = read_settings(T5Settings)
 lecture = lecture_mode()
@@ -65,12 +66,14 @@ def pipeline_steps() -> None:
 pipeline_steps()
 
 section("3 · Bucket index of every pair")
+st.caption(texts.BOX_ZOOM)
 show_figure(
     charts.buckets(bk, lecture),
     name="t5_buckets",
     alt="Heatmap of the T5 bucket index for every query and key.",
     csv=lambda: matrix_csv(view.steps.bucket, ax.q_pos, ax.k_pos),
     code=bucket_code,
+    on_select=box_zoom("t5_buckets"),
 )
 show_figure(
     charts.bucket_profile(bk, lecture),

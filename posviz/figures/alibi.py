@@ -108,7 +108,7 @@ def interleave_figure(base, doubled, extra, *, heads: int, lecture: bool = False
 
 
 def bias_grid_figure(
-    bias, *, heads_shown, slopes, positions, seq_len: int, causal: bool, heads: int, lecture: bool = False
+    bias, *, heads_shown, slopes, q_pos, k_pos, seq_len: int, causal: bool, heads: int, lecture: bool = False
 ) -> go.Figure:
     """The bias of the shown heads as small multiples on one shared, one-sided, logarithmic colour scale.
 
@@ -116,17 +116,24 @@ def bias_grid_figure(
     on a linear scale the flat heads would be blank. The colour is ``log10 |bias|``
     (the bar is labelled in bias values); future keys, masked when causal, have
     their own colour and a legend entry.
+
+    Args:
+        bias: (heads shown, len(q_pos), len(k_pos)) bias on the shown positions.
+        q_pos, k_pos: the query positions ``i`` and key positions ``j`` drawn: a strided sample of
+            ``0 .. seq_len - 1`` or a zoom window (the subtitle states which, and the stride).
     """
     z = as_array(bias).astype(np.float32)
-    pos = as_array(positions)
-    future = (pos[None, :] > pos[:, None]) if causal else None
+    q, k = as_array(q_pos).astype(np.int64), as_array(k_pos).astype(np.int64)
+    future = (k[None, :] > q[:, None]) if causal else None  # (q, k)
     m = as_array(slopes)
     titles = [f"head {int(h) + 1}: m = {_log2_text(float(m[i]))}" for i, h in enumerate(as_array(heads_shown))]
     shown = "every head" if len(titles) == heads else f"{len(titles)} of {heads} heads, evenly spread"
+    if future is not None and future.all():
+        shown += "; every key in this window lies after every query: all masked"
     return heatmap_grid(
         z,
-        q_pos=pos,
-        k_pos=pos,
+        q_pos=q,
+        k_pos=k,
         titles=titles,
         title="The bias −m (i − j) per head" if causal else "The symmetric bias −m |i − j| per head",
         subtitle=subtitle_lines(

@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.encodings.model_layers import Layer
-from posviz.figures.common import MASK_COLOR, as_array, compact, finish, look, sample_note, subtitle_lines
+from posviz.figures.common import MASK_COLOR, as_array, compact, finish, look, number, sample_note, subtitle_lines
 
 TWO_PI = 2 * np.pi
 # Okabe-Ito, colourblind-safe: one colour per attention kind, and the position-encoding row.
@@ -193,7 +193,7 @@ def inv_freq_figure(
         fig,
         title=f"{model}, {attention} layers: inv_freq per pair, {method} against unscaled RoPE",
         subtitle=subtitle_lines(
-            f"{changed} of {len(ratio)} pairs changed; slowest pair divided by {1 / ratio[-1]:.3g}",
+            f"{changed} of {len(ratio)} pairs changed; slowest pair divided by {number(1 / ratio[-1], 3)}",
             "log scale: equal steps are equal ratios",
         ),
         lecture=lecture,

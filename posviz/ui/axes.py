@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -70,3 +72,21 @@ def axes(q_len: int, k_len: int, align: str, points: int, *, window: Window | No
         k_from=int(cols[0]),
         k_count=k_size if k_size < k_len else None,
     )
+
+
+def window_from_box(x: Sequence[float], y: Sequence[float], *, min_size: int = 2) -> Window | None:
+    """The zoom window a box drawn on a matrix figure selects (Plotly's box select).
+
+    Keys ``j`` run along ``x`` and queries ``i`` along ``y``; cells are centred on
+    their positions, so the box takes the positions whose centres it covers. The
+    window is square (one ``window`` size for both axes): the longer side.
+
+    Returns:
+        the window, or None when the box covers no position.
+    """
+    k0, k1 = math.ceil(min(x)), math.floor(max(x))  # key positions inside the box
+    q0, q1 = math.ceil(min(y)), math.floor(max(y))  # query positions inside the box
+    if k1 < max(k0, 0) or q1 < max(q0, 0):
+        return None
+    k0, q0 = max(k0, 0), max(q0, 0)
+    return Window(q_start=q0, k_start=k0, size=max(k1 - k0 + 1, q1 - q0 + 1, min_size))

@@ -62,7 +62,8 @@ html { font-size: 23px; }
 [data-testid="stMain"] h3 { font-size: 28px; }
 [data-testid="stCaptionContainer"] p { font-size: 18px; }
 [data-testid="stSidebar"] [data-testid="stWidgetLabel"] p { font-size: 18px; }
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 48px 32px 64px 32px; }
+/* The fixed header is 3.75 rem tall (86 px at this root size): the page title starts below it. */
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding: calc(3.75rem + 12px) 32px 64px 32px; }
 [data-testid="stCode"] code { font-size: 17px; }
 /* Display formulas at body size; one wider than its box wraps after a top-level = or + (KaTeX's break points). */
 [data-testid="stMain"] .katex-display > .katex { font-size: 20px; white-space: normal; }

@@ -24,6 +24,12 @@ _PAGE = "_posviz_page"  # URL path of the page the last run drew
 _BOUND = "_posviz_bound"  # every URL key a control has drawn in this session
 
 
+def set_on_next_run(values: dict[str, Any]) -> None:
+    """Values for controls to take on the next run, as if the user had set them (a callback's way:
+    a box drawn on a figure sets the zoom). Every key must be drawn on that run."""
+    st.session_state.setdefault(_PENDING, {}).update(values)
+
+
 def ensure_app_entry() -> None:
     """Make sure ``app.py``'s ``st.navigation`` is in charge.
 
@@ -131,7 +137,11 @@ def control(
 
     wanted, announce = None, False
     if key in pending:
-        state[key] = _widget_type(p)(pending.pop(key))
+        value = pending.pop(key)
+        state[key] = _widget_type(p)(value)
+        # A widget drawn for the first time with a value from session state stays out of the
+        # address bar until it is moved (the zoom's q_start and k_start): write it there too.
+        _rewrite_link(key, link_text(p, value), is_default=value == p.default)
     elif key not in state:
         raw = st.query_params.get(key)
         if raw is not None:

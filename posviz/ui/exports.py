@@ -7,6 +7,8 @@ a class opening the same link pays for each figure once per process.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -51,6 +53,7 @@ def show_figure(
     alt: str,
     csv=None,
     code: str | None = None,
+    on_select: Callable[[], None] | None = None,
 ) -> None:
     """Draw ``fig`` and, under it, its CSV download and PyTorch code.
 
@@ -60,8 +63,11 @@ def show_figure(
         alt: one sentence describing the figure for screen readers.
         csv: a zero-argument callable returning the CSV text (built on click).
         code: Python that reproduces the figure's tensor.
+        on_select: called when the user draws a box on the figure (Plotly's box select); its
+            selection is in ``st.session_state[f"fig_{name}"]``.
     """
-    st.plotly_chart(fig, config=plotly_config(name), theme=None, key=f"fig_{name}", alt=alt)
+    select = {} if on_select is None else dict(on_select=on_select, selection_mode="box")
+    st.plotly_chart(fig, config=plotly_config(name), theme=None, key=f"fig_{name}", alt=alt, **select)
     if csv is None and code is None:
         return
     left, right = st.columns([1, 3])

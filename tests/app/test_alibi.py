@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from posviz.encodings.alibi import alibi_slopes
+from posviz.encodings.positions import display_stride
+from posviz.ui.alibi.settings import GRID_POINTS
 
-from .conftest import array, assert_healthy, chart, charts, open_alibi, value_of, warnings
+from .conftest import array, assert_healthy, chart, charts, has_widget, open_alibi, value_of, warnings, widget
 
 CHARTS = 4
 
@@ -26,6 +28,14 @@ def test_defaults_render(default):
     for c in charts(at):
         assert c.title.strip() and c.spec["data"] and c.size < 600_000, c.key
     assert len(at.dataframe) == 1 and len(at.dataframe[0].value) == 8
+
+
+def test_table_and_legend_write_each_slope_alike(default):
+    """head 5's m = 1/32 = 0.03125: 0.0312 in the legend and the table (the table once showed 0.0313)."""
+    names = [t["name"] for t in chart(default, "alibi_receptive_field").spec["data"] if t["name"].startswith("head ")]
+    legend = [n.split("m = ")[1].split(":")[0] for n in names]
+    table = list(default.dataframe[0].value["slope m"])
+    assert legend == table and table[4] == "0.0312" and table[0] == "0.5"
 
 
 def test_slopes_chart_is_get_slopes(default):
@@ -67,3 +77,41 @@ def test_longest_sequence_most_heads_stays_small():
     assert_healthy(at)
     assert sum(c.size for c in charts(at)) < 2_500_000
     assert "16 of 128 heads" in chart(at, "alibi_bias").subtitle
+
+
+def test_zoom_window_link_draws_every_cell_around_position_100000():
+    at = open_alibi(seq_len="131072", window="32", q_start="100000", k_start="99990")
+    assert_healthy(at)
+    c = chart(at, "alibi_bias")
+    trace = c.spec["data"][0]
+    x, y = array(trace["x"]), array(trace["y"])
+    assert list(y) == list(range(100000, 100032)) and list(x) == list(range(99990, 100022))  # full resolution
+    assert "Window" in c.subtitle and "i = 100000…100031" in c.subtitle and "every one" in c.subtitle
+    bias = array(trace["customdata"])[..., 1]  # head 1, m = 1/2: -(i - j) / 2 where j <= i, blank after
+    i, j = np.meshgrid(y, x, indexing="ij")
+    np.testing.assert_allclose(bias[j <= i], (-(i - j) / 2)[j <= i], rtol=1e-6)
+    assert np.isnan(array(trace["z"]).astype(np.float64)[j > i]).all()
+    assert value_of(at, "window") == 32 and value_of(at, "q_start") == 100000 and value_of(at, "k_start") == 99990
+
+
+def test_zoom_window_wider_than_the_grid_is_strided_and_says_so():
+    at = open_alibi(seq_len="131072", window="1000", q_start="5000", k_start="5000")
+    assert_healthy(at)
+    c = chart(at, "alibi_bias")
+    y = array(c.spec["data"][0]["y"])
+    stride = int(y[1] - y[0])
+    assert y[0] == 5000 and y[-1] == 5999 and len(y) <= GRID_POINTS and stride == display_stride(1000, GRID_POINTS)
+    assert (np.diff(y)[:-1] == stride).all() and stride > 1
+    assert "Window" in c.subtitle and f"every {stride}th" in c.subtitle
+
+
+def test_zoom_controls_appear_with_a_window_and_a_future_only_window_survives():
+    at = open_alibi()
+    assert not has_widget(at, "q_start")
+    widget(at, "window").set_value(16).run()
+    assert_healthy(at)
+    assert has_widget(at, "q_start") and has_widget(at, "k_start")
+    assert list(array(chart(at, "alibi_bias").spec["data"][0]["x"])) == list(range(16))
+    at = open_alibi(window="16", q_start="0", k_start="400")  # every key after every query: all masked
+    assert_healthy(at)
+    assert "all masked" in chart(at, "alibi_bias").subtitle

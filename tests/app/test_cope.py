@@ -64,8 +64,27 @@ def test_tokens_are_shown(cope_default):
     assert list(frame.value["token"]) == tokenize(COPE_TEXT)
 
 
-def test_count_sentences_gates_fire_on_sentence_ends(cope_default):
-    c = chart(cope_default, "cope_gates")
+def test_default_pair_has_a_fractional_position_between_two_different_embeddings(cope_default):
+    """At defaults the interpolation section interpolates: p_ij is not a whole number, and the two
+    integer positions around it give different logits z_i[floor] != z_i[ceil]."""
+    (row,) = [d.value for d in cope_default.dataframe if "p_ij" in d.value.columns]
+    p, floor, ceil, w = (float(row[c].iloc[0]) for c in ("p_ij", "floor", "ceil", "w"))
+    assert p != int(p) and floor == np.floor(p) and ceil == floor + 1 and 0.05 < w < 0.95
+    z_floor, z_ceil, value = (float(row[c].iloc[0]) for c in ("z_i[floor]", "z_i[ceil]", "z_i[p_ij]"))
+    assert abs(z_ceil - z_floor) > 0.1  # two different embeddings e[floor] and e[ceil]
+    assert value == pytest.approx(w * z_ceil + (1 - w) * z_floor, abs=1e-5)
+    assert min(z_floor, z_ceil) < value < max(z_floor, z_ceil)  # strictly between: an interpolation
+    c = chart(cope_default, "cope_interpolation")
+    marks = c.spec["data"][1]  # the two integer positions, drawn as squares
+    assert list(array(marks["x"])) == [floor, ceil]
+    assert not any("whole number" in cap.value for cap in cope_default.caption)
+
+
+def test_count_sentences_gates_fire_on_sentence_ends():
+    at = open_cope(mode="count-sentences")
+    assert_healthy(at)
+    assert any("whole number" in cap.value for cap in at.caption)  # gates 0/1: an integer position, said so
+    c = chart(at, "cope_gates")
     z, x = heatmap_z(c), array(c.spec["data"][0]["x"])
     tokens = tokenize(COPE_TEXT)
     ends = np.array([t in ".!?" for t in tokens])
@@ -210,7 +229,8 @@ def test_text_longer_than_allowed_is_cut_with_a_notice():
 HOSTILE = [
     ({"text": "<script>alert(1)</script> **bold** [x](javascript:alert(1))"}, "text", None, False),
     ({"text": "a\x00b\x1b[31m c"}, "text", "ab[31m c", True),
-    ({"mode": "sideways"}, "mode", "count-sentences", True),
+    ({"mode": "sideways"}, "mode", "random", True),
+    ({"mode": "count-sentences"}, "mode", "count-sentences", False),
     ({"mode": "RANDOM"}, "mode", "random", False),
     ({"npos_max": "abc"}, "npos_max", 16, True),
     ({"npos_max": "1e309"}, "npos_max", 16, True),
@@ -289,7 +309,7 @@ def test_moving_the_inspected_pair_rebuilds_only_its_figures(monkeypatch):
 def test_temperature_rebuilds_nothing_outside_random_mode(monkeypatch):
     counts = count_builds(monkeypatch)
     st.cache_resource.clear()
-    at = open_cope()  # count-sentences: the gates do not use the temperature
+    at = open_cope(mode="count-sentences")  # the gates do not use the temperature
     before = dict(counts)
     assert set(before.values()) == {1}
     z = heatmap_z(chart(at, "cope_gates"))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
 
 from posviz.encodings.rope import LLAMA3_DEFAULTS, METHODS, YARN_DEFAULTS, rope_scaling
+from posviz.figures.layout import number
 from posviz.ui.rope.params import METHOD_CONTROLS
 from posviz.ui.rope.settings import RopeSettings
 from posviz.ui.settings import params_of
@@ -18,6 +20,15 @@ MAX_CHART_CHARS = 600_000
 CHARTS = 10
 ALL_OPTIONS = set().union(*METHOD_CONTROLS.values())
 PARAMS = params_of(RopeSettings)
+
+
+def from_number(text: str) -> float:
+    """The value of a number() text such as "6·10⁻⁸", "10⁻¹⁶" or "0.25"."""
+    digits = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+    found = re.fullmatch(r"(?:([\d.]+)·)?10([⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)", text)
+    if not found:
+        return float(text.replace("−", "-"))
+    return float(found.group(1) or 1) * 10 ** int(found.group(2).translate(digits))
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +63,8 @@ def test_default_numbers_on_the_page(rope_default):
     metrics = {m.label: m.value for m in rope_default.metric}
     values = list(metrics.values())
     assert values[0] == values[1]  # (R_m q).(R_n k) unchanged by the shift
-    assert float(values[2]) < 1e-6 and float(values[3]) < 1e-12
+    assert from_number(values[2]) < 1e-6 and from_number(values[3]) < 1e-12
+    assert "e-" not in values[2] + values[3]  # number(): 6·10⁻⁸, as the figures write it
     freq = chart(rope_default, "rope_frequencies")
     assert "4 of 32 pairs never complete a turn" in freq.subtitle
 
@@ -203,3 +215,19 @@ def test_longest_context_stays_small():
     assert "up to 1048575" in decay.title
     x = array(decay.spec["data"][0]["x"])
     assert x.max() == 1048575 and len(x) < 700
+
+
+def test_notes_write_numbers_like_the_figures_never_e_notation():
+    """base 500000, linear x32: the slowest wavelength (67 million tokens) was written 6.671e+07 by .4g;
+    number() writes it as the figures do."""
+    at = open_rope(base="500000", method="linear", factor="32", seq_len="20000")
+    assert_healthy(at)
+    d = value_of(at, "dim")
+    wave = 32 * 2 * math.pi * 500000.0 ** (np.arange(0, d, 2) / d)  # linear x32: every wavelength 32 times longer
+    (sentence,) = [m.value for m in at.markdown if "wavelengths run from" in m.value]
+    assert f"from {number(wave[0])} to {number(wave[-1])} tokens" in sentence and "base = 500000" in sentence
+    assert "6.671·10⁷" in sentence
+    (note,) = [i.value for i in at.info if i.value.startswith("linear:")]
+    assert "turns at 0.03125 × its default speed" in note and "attention factor 1." in note
+    texts = [sentence, note] + [c.subtitle + c.title for c in charts(at)]
+    assert not [t for t in texts if re.search(r"\de[+-]\d", t)], texts

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from posviz.encodings.sinusoidal import sinusoidal_table
+from posviz.figures.layout import number
 from posviz.ui.params import PARAMS
 
 from .conftest import array, assert_healthy, chart, charts, open_sinusoidal, value_of, warnings
@@ -98,3 +101,19 @@ def test_aliased_waves_are_drawn_as_their_band_at_131072():
     assert any("aliased at this stride" in n for n in names), names  # the fast pair's samples would be noise
     short = open_sinusoidal(seq_len="64")  # every position drawn: nothing aliased
     assert not any("aliased" in t.get("name", "") for t in chart(short, "sinusoidal_waves").spec["data"])
+
+
+def test_legend_and_caption_round_like_number_never_e_notation():
+    """base 500000: the slowest wavelength is about 2.1 million tokens, once written 2.0848e+06."""
+    at = open_sinusoidal(base="500000")
+    assert_healthy(at)
+    wavelengths = 2 * np.pi * 500000.0 ** (np.arange(0, 64, 2) / 64)  # (32,) tokens per period
+    names = [t.get("name", "") for t in chart(at, "sinusoidal_waves").spec["data"]]
+    labels = [n for n in names if "λ = " in n]
+    assert labels and not [n for n in names if re.search(r"\de[+-]?\d", n)], names
+    for label in labels:  # each λ is one of the wavelengths, written by number()
+        shown = label.split("λ = ")[1].split(":")[0]
+        assert shown in {number(w) for w in wavelengths}, label
+    (caption,) = [c.value for c in at.caption if c.value.startswith("Wavelengths run")]
+    assert f"to {number(wavelengths[-1])} tokens" in caption and "e+" not in caption
+    assert number(wavelengths[-1]) == "2084765"  # f"{x:.5g}" wrote 2.0848e+06

@@ -90,13 +90,18 @@ PROBE_JS = r"""() => {
     value: text(v), ...box(v), thumb: box(v.parentElement),
   }));
 
+  // The page title at the top of the page (scrolled to the top) must not sit under the fixed app header.
+  const header = document.querySelector('[data-testid="stHeader"]');
+  const h1 = main.querySelector('h1');
+  const heading = header && h1 && main.scrollTop === 0 ? {text: text(h1), header: box(header), ...box(h1)} : null;
+
   const doc = document.documentElement;
   const name = el => `${el.tagName}.${String(el.className.baseVal ?? el.className).slice(0, 40)}`;
   const wide = all(main, '*').filter(el => el.getBoundingClientRect().right > doc.clientWidth + 1)
     .slice(0, 5).map(name);
   return {
     viewport: {width: window.innerWidth, height: window.innerHeight}, body, formulas, metrics, tables, charts, nav,
-    sidebarOpen, sidebarWidth, sliders,
+    sidebarOpen, sidebarWidth, sliders, heading,
     pageOverflow: Math.max(doc.scrollWidth - doc.clientWidth, main.scrollWidth - main.clientWidth), wide,
     title: document.title,
   };
@@ -161,6 +166,11 @@ def problems(m: dict) -> dict[str, list[str]]:
     for s in m["sliders"]:
         if _intersects(s, s["thumb"]) and s["b"] > s["thumb"]["t"] + 2:
             out["overlap"].append(f"slider value {s['value']!r} over its thumb")
+    h = m.get("heading")
+    if h and h["t"] < h["header"]["b"] - TOLERANCE_PX:
+        out["overlap"].append(
+            f"page title {h['text']!r} under the app header ({h['t']:.0f} < {h['header']['b']:.0f} px)"
+        )
     for label in m["nav"]:
         out["overflow"].append(f"sidebar page name {label!r} truncated")
     if m["pageOverflow"] > TOLERANCE_PX:

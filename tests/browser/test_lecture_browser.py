@@ -19,20 +19,24 @@ from urllib.parse import urlparse
 import pytest
 from lecture_probe import PROBE_JS, problems, scroll_through
 
+from posviz.schemes import PAGES as APP_PAGES
+
 pytestmark = pytest.mark.browser
 
-# (URL path, st.Page title, charts drawn at the defaults). Keep in step with app.py.
-PAGES = [
-    ("", "Why position?", 0),
-    ("t5", "T5 relative bias", 6),
-    ("shaw", "Shaw relative positions", 7),
-    ("skew", "Music Transformer skew", 3),
-    ("rope", "RoPE", 10),
-    ("cope", "CoPE contextual positions", 6),
-    ("sinusoidal", "Sinusoidal positions", 6),
-    ("alibi", "ALiBi linear biases", 4),
-    ("compare", "Compare every scheme", 4),
-]
+# Charts each page draws at its defaults (URL path -> count); paths and titles come from the registry.
+CHARTS = {
+    "": 0,
+    "sinusoidal": 6,
+    "shaw": 7,
+    "skew": 3,
+    "t5": 6,
+    "rope": 10,
+    "alibi": 4,
+    "cope": 6,
+    "compare": 4,
+    "models": 5,  # Llama 3.1 8B: strip, inv_freq, wavelength, masks, reach
+}
+PAGES = [(p.key, p.title, CHARTS.get(p.key, 0)) for p in APP_PAGES]  # (URL path, st.Page title, charts)
 FORMULA_PAGES = {"t5", "skew", "rope", "cope", "sinusoidal", "alibi"}  # st.latex at the top
 SIZES = [(1280, 720), (1024, 768)]
 LOAD_TIMEOUT_MS = 120_000
@@ -96,7 +100,7 @@ def visit(app_url, browser, screenshots):
         key = (path, size, lecture)
         if key in done:
             return done[key]
-        charts = dict((p, n) for p, _, n in PAGES)[path]
+        charts = CHARTS[path]
         context = browser.new_context(viewport={"width": size[0], "height": size[1]})
         requests: list[str] = []
         try:
@@ -132,14 +136,21 @@ def test_lecture_page_fits_the_room(visit, path, size):
     assert not faults["small"], f"text smaller than the body ({v.measures['body']} px) at {size}: {faults['small']}"
     assert v.measures["body"] >= 20, "lecture body text is at least 20 px"
     assert not v.measures["sidebarOpen"], "the sidebar is collapsed in lecture mode"
-    expected = dict((p, n) for p, _, n in PAGES)[path]
+    expected = CHARTS[path]
     assert v.charts >= expected and len(v.measures["charts"]) >= expected, "charts missing: the check saw too little"
     if path in FORMULA_PAGES:  # the formula was there to measure
         assert v.measures["formulas"], "no formula measured"
 
 
+def test_every_page_of_the_app_is_visited():
+    """The registry is the list: a page added to it gets a chart count here or this fails."""
+    assert [p for p, _, _ in PAGES] == [p.key for p in APP_PAGES] and set(CHARTS) == {p.key for p in APP_PAGES}
+    assert "models" in CHARTS and all(title for _, title, _ in PAGES)
+
+
 def test_the_probe_finds_a_cut_off_formula_and_a_title_over_a_subplot_title():
-    """The checks can fail: a formula wider than its box and overlapping boxes are reported."""
+    """The checks can fail: a formula wider than its box, overlapping boxes and a page title under the
+    app header (lecture mode's larger root font made the header taller than the top padding) are reported."""
     box = dict(l=0, t=0, r=100, b=20)
     measures = {
         "body": 20,
@@ -161,12 +172,15 @@ def test_the_probe_finds_a_cut_off_formula_and_a_title_over_a_subplot_title():
         ],
         "nav": [],
         "sliders": [dict(value="3", **box, thumb=dict(l=0, t=10, r=20, b=30))],
+        "heading": dict(
+            text="T5 relative position bias", l=32, t=48, r=500, b=124, header=dict(l=0, t=0, r=1280, b=86)
+        ),
         "pageOverflow": 12,
         "wide": [],
     }
     found = problems(measures)
     assert len(found["overflow"]) == 4  # formula, metric label, title outside, sideways scroll
-    assert len(found["overlap"]) == 2  # subtitle over the panel title, slider value over its thumb
+    assert len(found["overlap"]) == 3  # subtitle over the panel title, slider value over its thumb, title under header
     assert len(found["small"]) == 3  # metric value, table, chart text
 
 

@@ -49,6 +49,8 @@ ALIBI_SETTINGS = [
     AlibiSettings(),
     AlibiSettings(heads=12, seq_len=3000, causal=False),
     AlibiSettings(heads=1, seq_len=1),
+    AlibiSettings(seq_len=131072, window=32, q_start=100000, k_start=99990),  # a zoom, every cell
+    AlibiSettings(heads=3, seq_len=5000, causal=False, window=1000, q_start=4500, k_start=10),  # strided zoom
 ]
 
 
@@ -57,8 +59,10 @@ def test_alibi_snippets_match_the_page(s):
     sl = alibi_ui.slopes_view.__wrapped__(project(s, SlopesKey))
     np.testing.assert_array_equal(run(alibi_snippet(s, part="slopes"))["slopes"].numpy(), sl.slopes)
     bv = alibi_ui.bias_view.__wrapped__(s)
-    got = run(alibi_snippet(s, part="bias", stride=bv.stride, heads_shown=bv.heads_shown.tolist()))["bias"]
-    np.testing.assert_allclose(got.numpy(), bv.bias, rtol=1e-6, atol=1e-6)
+    scope = run(alibi_snippet(s, part="bias", axes=alibi_ui.bias_axes(s), heads_shown=bv.heads_shown.tolist()))
+    np.testing.assert_array_equal(scope["q_pos"].numpy(), bv.q_pos)
+    np.testing.assert_array_equal(scope["k_pos"].numpy(), bv.k_pos)
+    np.testing.assert_allclose(scope["bias"].numpy(), bv.bias, rtol=1e-6, atol=1e-6)
     rv = alibi_ui.receptive_view.__wrapped__(project(s, ReceptiveKey))
     weights = run(alibi_snippet(s, part="receptive", heads_shown=rv.heads_shown.tolist()))["weights"].numpy()
     np.testing.assert_allclose(weights[:, rv.distances], rv.weights, rtol=1e-9, atol=1e-15)

@@ -34,7 +34,8 @@ def bias_grid(s: AlibiSettings, lecture: bool) -> go.Figure:
         v.bias,
         heads_shown=v.heads_shown,
         slopes=slopes_view(SlopesKey(s.heads)).slopes[v.heads_shown],
-        positions=v.positions,
+        q_pos=v.q_pos,
+        k_pos=v.k_pos,
         seq_len=s.seq_len,
         causal=s.causal,
         heads=s.heads,
@@ -62,8 +63,8 @@ def bias_csv(s: AlibiSettings) -> str:
     return columns_csv(
         {
             "head": [int(h) + 1 for h in v.heads_shown for _ in range(v.bias[0].size)],
-            "query i": [int(i) for _ in v.heads_shown for i in v.positions for _ in v.positions],
-            "key j": [int(j) for _ in v.heads_shown for _ in v.positions for j in v.positions],
+            "query i": [int(i) for _ in v.heads_shown for i in v.q_pos for _ in v.k_pos],
+            "key j": [int(j) for _ in v.heads_shown for _ in v.q_pos for j in v.k_pos],
             "bias": v.bias.ravel(),
         }
     )

@@ -10,7 +10,7 @@ from posviz.ui.settings import setting
 
 PAGE_MAX_HEADS = 128  # the slider's top (the encoding takes up to 4096)
 GRID_HEADS = 16  # panels of the bias grid
-GRID_POINTS = 40  # per axis of each panel
+GRID_POINTS = 40  # per axis of each panel: a zoom window of 40 positions or fewer is drawn cell by cell
 CURVE_HEADS = 12  # lines of the receptive-field figure
 CURVE_POINTS = 400  # log-spaced distances of the receptive field past the dense ones
 
@@ -22,6 +22,9 @@ class AlibiSettings:
     heads: int = setting(PARAMS["heads"], section="Heads and sequence", bounds=(None, PAGE_MAX_HEADS))
     seq_len: int = setting(PARAMS["seq_len"], bounds=(None, MAX_LEN))
     causal: bool = setting(PARAMS["causal"])
+    window: int = setting(PARAMS["window"], section="Zoom", bounds=(None, MAX_LEN))
+    q_start: int = setting(PARAMS["q_start"], when=lambda v: v["window"] > 0)
+    k_start: int = setting(PARAMS["k_start"], when=lambda v: v["window"] > 0)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ every snippet and compares with the page.
 from __future__ import annotations
 
 from posviz.ui.alibi.settings import AlibiSettings
-from posviz.ui.code import SHOWN_FN
+from posviz.ui.axes import Axes
+from posviz.ui.code import SHOWN_FN, shown_args
 
 ALIBI_PARTS = ("slopes", "bias", "receptive")
 
@@ -30,14 +31,16 @@ def get_slopes(n):
 '''
 
 
-def alibi_snippet(s: AlibiSettings, *, part: str, stride: int = 1, heads_shown: list[int] | None = None) -> str:
+def alibi_snippet(
+    s: AlibiSettings, *, part: str, axes: Axes | None = None, heads_shown: list[int] | None = None
+) -> str:
     """Code for one figure.
 
     Args:
         part: ``"slopes"`` (``slopes``, (heads,)), ``"bias"`` (also ``bias``,
-            (heads shown, positions shown, positions shown)) or ``"receptive"``
+            (heads shown, queries shown, keys shown)) or ``"receptive"``
             (``weights``, (heads shown, seq_len): softmax over distances).
-        stride: the stride of the positions drawn (1: all).
+        axes: the queries and keys drawn (a strided sample or a zoom window; default: every position).
         heads_shown: the 0-based heads drawn (default: all).
     """
     if part not in ALIBI_PARTS:
@@ -52,9 +55,12 @@ def alibi_snippet(s: AlibiSettings, *, part: str, stride: int = 1, heads_shown: 
         return "\n".join(lines) + "\n"
     lines.append(f"h = torch.tensor({shown_heads})  # the heads drawn")
     if part == "bias":
+        q_args = shown_args(axes.q_stride, axes.q_from, axes.q_count) if axes else shown_args(1)
+        k_args = shown_args(axes.k_stride, axes.k_from, axes.k_count) if axes else shown_args(1)
         lines += [
-            f"pos = shown(seq_len, {stride})  # positions drawn",
-            "dist = pos[:, None] - pos[None, :]  # (i, j): i - j",
+            f"q_pos = shown(seq_len, {q_args})  # query positions i drawn",
+            f"k_pos = shown(seq_len, {k_args})  # key positions j drawn",
+            "dist = q_pos[:, None] - k_pos[None, :]  # (i, j): i - j",
             "bias = -slopes[h, None, None] * " + ("dist" if s.causal else "dist.abs()") + "  # (heads shown, i, j)",
         ]
         if s.causal:

@@ -22,7 +22,8 @@ BIAS = """\
 The bias of each head as a matrix over query `i` and key `j`. In the paper (a causal language
 model) it is `−m·(i − j)` for keys at or before the query; the official code adds `m·j` instead,
 which differs in every row by the constant `m·i` that softmax ignores. Without the causal mask the
-common choice is the symmetric `−m·|i − j|`, which cannot tell left from right.
+common choice is the symmetric `−m·|i − j|`, which cannot tell left from right. A long sequence is
+drawn as a strided sample; the sidebar's Zoom draws any window (e.g. around position 100 000) cell by cell.
 """
 
 RECEPTIVE = """\

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import torch
 
 from posviz.encodings.alibi import (
     alibi_bias,
@@ -17,7 +18,8 @@ from posviz.encodings.alibi import (
     alibi_slope_sources,
     alibi_slopes,
 )
-from posviz.encodings.positions import curve_positions, display_positions, display_stride
+from posviz.encodings.positions import curve_positions, display_positions
+from posviz.figures.layout import number
 from posviz.ui.alibi.settings import (
     CURVE_HEADS,
     CURVE_POINTS,
@@ -27,6 +29,7 @@ from posviz.ui.alibi.settings import (
     ReceptiveKey,
     SlopesKey,
 )
+from posviz.ui.axes import Axes, Window, axes
 from posviz.ui.cache import cached_view
 
 
@@ -56,24 +59,30 @@ def slopes_view(k: SlopesKey) -> SlopesView:
     )
 
 
+def bias_axes(s: AlibiSettings) -> Axes:
+    """The queries and keys of the bias grid: at most ``GRID_POINTS`` per axis, inside the zoom window if any."""
+    return axes(s.seq_len, s.seq_len, "start", GRID_POINTS, window=Window(s.q_start, s.k_start, s.window))
+
+
 @dataclass(frozen=True)
 class BiasView:
     heads_shown: np.ndarray  # (h,)
-    positions: np.ndarray  # (n,)
-    bias: np.ndarray  # (h, n, n) float32
-    stride: int
+    q_pos: np.ndarray  # (n_q,) query positions i shown
+    k_pos: np.ndarray  # (n_k,) key positions j shown
+    bias: np.ndarray  # (h, n_q, n_k) float32
 
 
 @cached_view(max_entries=32)
 def bias_view(s: AlibiSettings) -> BiasView:
-    """The bias of the shown heads on the shown positions only: (h, n, n), never (heads, L, L)."""
-    pos = display_positions(s.seq_len, GRID_POINTS)
+    """The bias of the shown heads on the shown positions only: (h, n_q, n_k), never (heads, L, L)."""
+    ax = bias_axes(s)
     hs = shown_heads(s.heads, GRID_HEADS)
+    q, k = torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
     return BiasView(
         heads_shown=hs,
-        positions=pos.numpy(),
-        bias=alibi_bias(pos, pos, s.heads, causal=s.causal)[hs].numpy(),
-        stride=display_stride(s.seq_len, GRID_POINTS),
+        q_pos=ax.q_pos,
+        k_pos=ax.k_pos,
+        bias=alibi_bias(q, k, s.heads, causal=s.causal)[hs].numpy(),
     )
 
 
@@ -95,7 +104,7 @@ def receptive_view(k: ReceptiveKey) -> ReceptiveView:
     table = pd.DataFrame(
         {
             "head": np.arange(1, k.heads + 1),
-            "slope m": slopes.numpy(),
+            "slope m": [number(m, 3) for m in slopes.tolist()],  # as the legend writes it: 0.0312, not 0.0313
             "log2 m": np.log2(slopes.numpy()),
             "1/m (tokens per 1/e)": (1 / slopes).numpy(),
             "90% of attention within": reach.numpy(),

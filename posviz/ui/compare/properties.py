@@ -77,8 +77,12 @@ def property_rows(s: CompareSettings) -> dict[str, Row]:
     }
 
 
-def properties(s: CompareSettings, seconds: list[float], nbytes: list[int]) -> pd.DataFrame:
-    """The properties table in the registry's order; time and bytes as measured, one per compared scheme."""
+def properties(s: CompareSettings, nbytes: list[int]) -> pd.DataFrame:
+    """The properties table in the registry's order; the bytes as measured, one per compared scheme.
+
+    No time column: at these lengths a run is tens of microseconds of PyTorch's per-call overhead, and
+    on a shared server the same measurement varied up to a thousandfold between page opens.
+    """
     rows = property_rows(s)
     kinds, learned, params, stops = zip(*(rows[c.key] for c in COMPARED), strict=True)
     return pd.DataFrame(
@@ -88,7 +92,6 @@ def properties(s: CompareSettings, seconds: list[float], nbytes: list[int]) -> p
             "learned or fixed": learned,
             "parameters": params,
             "stops distinguishing distances at": stops,
-            "time (µs, median)": [round(x * 1e6, 1) for x in seconds],
             "position tensors (bytes)": nbytes,
         }
     )

@@ -3,8 +3,8 @@
 Every scheme gets the same seeded ``q``, ``k`` (identity projections, so the
 absolute schemes add their vectors to ``q`` and ``k`` directly) and the same
 mask. A runner returns the logits ``(L, L)`` and the position tensors it
-built; parameters are made inside, as a model would hold them, so the time
-includes building them.
+built; parameters are made inside, as a model would hold them, so the bytes
+count them.
 """
 
 from __future__ import annotations

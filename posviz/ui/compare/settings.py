@@ -10,7 +10,6 @@ from posviz.ui.settings import setting
 
 MAX_SEQ_LEN = 64  # every cell of eight panels is drawn, twice: about 300 KB per grid at 64
 MAX_DIM = 128
-REPEATS = 5  # timing: median of these runs
 
 
 @dataclass(frozen=True)

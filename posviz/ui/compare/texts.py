@@ -25,9 +25,10 @@ initialisation has none.
 
 TABLE = """\
 Computed from the settings above: the parameter count at this `seq_len` and `dim`, and the distance
-at which each scheme stops telling distances apart. Time (median of several runs) and the bytes of
-the position tensors each scheme built are measured on this sequence, on this server, when these
-settings were first computed.
+at which each scheme stops telling distances apart. The bytes of the position tensors each scheme
+built are measured on this sequence. There is no time column: on a toy of a few dozen tokens a run
+takes tens of microseconds, mostly PyTorch's overhead per call rather than the scheme, and on a
+shared server the same measurement varies far more than the schemes differ.
 """
 
 FIXED = (

@@ -1,14 +1,13 @@
 """The compare page's cached view and figures: the settings in, every compared scheme's terms out.
 
 A scheme's *position term* is what it changes in the logits: ``logits - q k^T / sqrt(d)``.
-Time and memory are measured here, on this sequence. The schemes, their names and
-colours come from the registry (``posviz.schemes.COMPARED``), in its order.
+The bytes of the position tensors are measured here, on this sequence; time is not
+(see ``texts.TABLE``). The schemes, their names and colours come from the registry
+(``posviz.schemes.COMPARED``), in its order.
 """
 
 from __future__ import annotations
 
-import statistics
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,7 +21,7 @@ from posviz.schemes import COMPARED
 from posviz.ui.cache import cached_figure, cached_view
 from posviz.ui.compare.properties import properties
 from posviz.ui.compare.runners import ALWAYS_CAUSAL, RUNNERS, toy
-from posviz.ui.compare.settings import REPEATS, CompareSettings
+from posviz.ui.compare.settings import CompareSettings
 
 
 @dataclass(frozen=True)
@@ -42,21 +41,13 @@ def compare_view(s: CompareSettings) -> CompareView:
     t = toy(s)
     masked = ~causal_mask(t.pos, t.pos) if s.causal else torch.zeros(s.seq_len, s.seq_len, dtype=torch.bool)
     causal_only = ~causal_mask(t.pos, t.pos)
-    terms, weights, seconds, nbytes = [], [], [], []
+    terms, weights, nbytes = [], [], []
     for scheme in COMPARED:
-        runner = RUNNERS[scheme.key]
         mask = causal_only if scheme.key in ALWAYS_CAUSAL else masked
-        runner(t)  # warm-up: first-call costs (kernels, allocator) are not the scheme's
-        times = []
-        for _ in range(REPEATS):
-            start = time.perf_counter()
-            logits, built = runner(t)
-            w = torch.softmax(logits.masked_fill(mask, float("-inf")), dim=-1)
-            times.append(time.perf_counter() - start)
-        seconds.append(statistics.median(times))
+        logits, built = RUNNERS[scheme.key](t)  # (L, L) and the position tensors the scheme built
         nbytes.append(sum(x.untyped_storage().nbytes() for x in built))
         terms.append((logits - t.content).masked_fill(mask, float("nan")))
-        weights.append(w)
+        weights.append(torch.softmax(logits.masked_fill(mask, float("-inf")), dim=-1))
     terms_t = torch.stack(terms).float()
     finite = terms_t[torch.isfinite(terms_t)]
     return CompareView(
@@ -66,7 +57,7 @@ def compare_view(s: CompareSettings) -> CompareView:
         terms=terms_t.numpy(),
         weights=torch.stack(weights).float().numpy(),
         mask=masked.numpy(),
-        table=properties(s, seconds, nbytes),
+        table=properties(s, nbytes),
         term_scale=float(finite.abs().max()) if finite.numel() else 1.0,
     )
 

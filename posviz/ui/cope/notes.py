@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from posviz.encodings.positions import display_positions, display_stride
+from posviz.figures.layout import number
 from posviz.ui.cope.settings import COPE_MAX_CHARS, COPE_MAX_TOKENS, MAIN_POINTS
 from posviz.ui.cope.views import PairView, RowView
 
@@ -46,7 +47,7 @@ def leak_note(row: RowView, npos_max: int) -> str:
             "is above 0): its row is unchanged. Pick an earlier query to see its positions shift."
         )
     return (
-        f"Query i = {row.query}: its future keys' gates sum to {row.future_sum:.3g}, so with the mask after the "
+        f"Query i = {row.query}: its future keys' gates sum to {number(row.future_sum, 3)}, so with the mask after the "
         f"gates each of its positions is that much too large (up to the clamp at {npos_max - 1})."
     )
 

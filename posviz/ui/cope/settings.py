@@ -35,7 +35,7 @@ MODE = Param(
     "mode",
     "Gates come from",
     "choice",
-    "count-sentences",
+    "random",  # fractional gates: the default pair's position lies between two integers, so it interpolates
     "radio",
     options=("count-tokens", "count-sentences", "random", "custom"),
     option_labels={

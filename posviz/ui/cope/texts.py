@@ -48,7 +48,10 @@ equals interpolating the embeddings first, `q_i · (w e[⌈p⌉] + (1 − w) e[�
 building an `(n, n, dim)` tensor.
 """
 
-INTEGER_NOTE = "This position is a whole number: floor = ceil and `w = 0`, so `z_i[p_ij]` is exactly `z_i[{p}]`."
+INTEGER_NOTE = (
+    "This position is a whole number: floor = ceil and `w = 0`, so `z_i[p_ij]` is exactly `z_i[{p}]`. "
+    "Gates of 0 and 1 always sum to whole numbers; `random` gates (between 0 and 1) give fractional positions."
+)
 
 ATTENTION = """\
 The position term is added to the scaled content logits, as in the paper's `SelfAttn`:
@@ -60,9 +63,9 @@ shape them.
 
 COUNTING = """\
 The inspected query's positions against token distance `i − j`. A plain relative encoding climbs
-one step per token (dotted line); CoPE climbs only where a gate fires. With
-`count-sentences` the bars form a staircase with one step per sentence: query `i` can address
-"the previous sentence" at a fixed position however long the sentences are.
+one step per token (dotted line); CoPE climbs only where a gate fires, by the gate's value. Choose
+`count-sentences` under Gates and the bars form a staircase with one step per sentence: query `i` can
+address "the previous sentence" at a fixed position however long the sentences are.
 """
 
 PITFALL = """\

@@ -7,6 +7,7 @@ import torch
 
 from posviz.encodings.attention import self_attention
 from posviz.encodings.t5 import t5_bias
+from posviz.figures.layout import number
 from posviz.schemes import SCHEMES
 from posviz.ui.cache import cached_view
 
@@ -55,7 +56,7 @@ def permutation_demo(seed: int = 0) -> tuple[pd.DataFrame, float, float]:
 
 def change_text(change: float) -> str:
     """A change in a word's output; float32 rounding (about 1e-7) reads as no change."""
-    return "0 (float rounding)" if change < 1e-5 else f"{change:.3g}"
+    return "0 (float rounding)" if change < 1e-5 else number(change, 3)
 
 
 def scheme_frame() -> pd.DataFrame:

@@ -14,7 +14,8 @@ def wavelength_sentence(k: ScalingKey) -> str:
     wave = 2 * math.pi / scaling_view(k).inv_freq
     slow = int((wave > k.seq_len).sum())
     return (
-        f"With d = {k.dim} and base = {k.base:g}, wavelengths run from {wave[0]:.3g} to {wave[-1]:.4g} tokens: "
+        f"With d = {k.dim} and base = {number(k.base)}, wavelengths run from {number(wave[0])} to "
+        f"{number(wave[-1])} tokens: "
         f"{slow} of {len(wave)} pairs never complete a turn within seq_len = {k.seq_len}."
     )
 
@@ -29,8 +30,8 @@ def relative_metrics(k: RelativeKey) -> list[tuple[str, str]]:
     return [
         (f"(R_m q)·(R_n k), m = {k.m}, n = {k.n}", f"{v.score_mn:.6f}"),
         (f"at (m + t, n + t), t = {int(v.shifts[-1])}", f"{float(v.shifted[-1]):.6f}"),
-        ("max |R_mᵀR_n − R_(n−m)|, float32", f"{v.gap32:.1e}"),
-        ("the same in float64", f"{v.gap64:.1e}"),
+        ("max |R_mᵀR_n − R_(n−m)|, float32", number(v.gap32, 2)),
+        ("the same in float64", number(v.gap64, 2)),
     ]
 
 
@@ -41,8 +42,8 @@ def scaling_note(k: ScalingKey) -> str:
     v = scaling_view(k)
     ratio = v.inv_freq / v.default_inv_freq
     return (
-        f"{k.method}: the fastest pair turns at {ratio[0]:.4g} × its default speed, the slowest at "
-        f"{ratio[-1]:.4g} ×; attention factor {v.attention_factor:.4g}."
+        f"{k.method}: the fastest pair turns at {number(ratio[0])} × its default speed, the slowest at "
+        f"{number(ratio[-1])} ×; attention factor {number(v.attention_factor)}."
         + (
             " Within the original context dynamic NTK changes nothing."
             if k.method == "dynamic" and k.seq_len <= k.original_max_position

@@ -18,6 +18,7 @@ from posviz.encodings.sinusoidal import (
     sinusoidal_similarity,
     sinusoidal_table,
 )
+from posviz.figures.layout import number
 from posviz.ui.cache import cached_view
 from posviz.ui.sinusoidal.settings import (
     LAYOUT_POSITIONS,
@@ -81,7 +82,9 @@ def table_view(k: TableKey) -> TableView:
     wave_pos = display_positions(k.seq_len, WAVE_POINTS)
     comps, labels = wave_components(k.dim, k.layout)
     wavelengths = (2 * np.pi / sinusoidal_inv_freq(k.dim, base=k.base)).numpy()
-    labels = [f"{lab}, λ = {wavelengths[_pair(c, k.dim, k.layout)]:.4g}" for c, lab in zip(comps, labels, strict=True)]
+    labels = [  # the same rounding as the figure's notes: number(), never 4.712e+04
+        f"{lab}, λ = {number(wavelengths[_pair(c, k.dim, k.layout)])}" for c, lab in zip(comps, labels, strict=True)
+    ]
     return TableView(
         positions=pos.numpy(),
         table=sinusoidal_table(pos, k.dim, base=k.base, layout=k.layout).numpy(),

@@ -103,3 +103,8 @@ PITFALL_CODE = (
     "values.permute(2, 0, 1).unsqueeze(0)   # (1, {h}, {q}, {k}): correct\n"
     "values.transpose(0, 2).unsqueeze(0)    # (1, {h}, {k}, {q}): the seeds"
 )
+
+BOX_ZOOM = (
+    "Drag a box on this heatmap (box select) to zoom into it: the box becomes the window in the sidebar's Zoom "
+    "and in the link, drawn cell by cell when it spans 192 positions or fewer."
+)
