@@ -33,7 +33,7 @@ from posviz.figures.colors import (
 from posviz.figures.data import as_array, compact
 from posviz.figures.layout import Look, axis_name, finish, look, number, subtitle_lines, update_axes
 from posviz.figures.memory import bytes_figure, human_bytes
-from posviz.figures.rebuild import subplot_grid, unvalidated
+from posviz.figures.rebuild import on_panel, subplot_grid, unvalidated
 
 # Re-exported: the figure modules and the ui import these from here.
 __all__ = [
@@ -256,7 +256,6 @@ def heatmap_grid(
                 layout[name]["autorange"] = "reversed"
     traces = []
     for h in range(n):  # panel h + 1, row by row
-        suffix = "" if h == 0 else str(h + 1)
         trace = _heatmap_trace(
             zs[h],
             q_pos,
@@ -267,8 +266,7 @@ def heatmap_grid(
             value_format=".3g",
             coloraxis="coloraxis",
             hoverongaps=False,
-            xaxis=f"x{suffix}",
-            yaxis=f"y{suffix}",
+            **on_panel(h + 1),
         )
         traces.append(trace)
         x, y = layout[axis_name("x", h + 1)], layout[axis_name("y", h + 1)]
@@ -360,7 +358,6 @@ def heatmap_row(
             if "zmid" in colors:
                 scale["cmid"] = colors["zmid"]
             layout[axis] = go.layout.Coloraxis(scale).to_plotly_json()  # validated: named scales become stops
-        suffix = "" if c == 0 else str(c + 1)
         trace = _heatmap_trace(
             z,
             q_pos,
@@ -370,8 +367,7 @@ def heatmap_row(
             value_format=p.value_format,
             coloraxis=axis,
             hoverongaps=False,
-            xaxis=f"x{suffix}",
-            yaxis=f"y{suffix}",
+            **on_panel(c + 1),
         )
         traces.append(trace)
     q = as_array(q_pos)

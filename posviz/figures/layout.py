@@ -177,12 +177,6 @@ def _log_tick_props(fig: go.Figure, layout: dict) -> dict[str, dict]:
     return out
 
 
-def fix_log_axes(fig: go.Figure) -> None:
-    """Full labels on every log axis that has no explicit ticks (decades, or 1-2-5 on short ranges)."""
-    for name, props in _log_tick_props(fig, fig.layout.to_plotly_json()).items():
-        fig.layout[name].update(props)
-
-
 # ------------------------------------------------------------------ axes
 
 
@@ -192,14 +186,12 @@ def axis_name(letter: str, panel: int = 1) -> str:
     return f"{letter}axis" if panel == 1 else f"{letter}axis{panel}"
 
 
-def update_axes(fig: go.Figure, letter: str, *, panel: int | None = None, **props) -> go.Figure:
-    """``fig.update_xaxes(**props)`` (``letter="x"``) or ``update_yaxes``, on every axis or on one ``panel``'s.
+def update_axes(fig: go.Figure, letter: str, **props) -> go.Figure:
+    """``fig.update_xaxes(**props)`` (``letter="x"``) or ``update_yaxes``, on every axis of ``fig``.
 
-    The same result without Plotly's subplot selectors, which cost milliseconds a call
-    on a grid of panels (eight heads: 16 calls, a third of the figure's build time).
+    The same result without Plotly's subplot selectors, which cost milliseconds a call.
     """
-    names = [axis_name(letter, panel)] if panel is not None else _axis_names(fig, letter)
-    return fig.update_layout({name: props for name in names})
+    return fig.update_layout({name: props for name in _axis_names(fig, letter)})
 
 
 def _axis_names(fig: go.Figure, letter: str) -> list[str]:

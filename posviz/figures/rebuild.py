@@ -34,6 +34,12 @@ def rebuild(fig: go.Figure, layout: dict[str, Any]) -> go.Figure:
     return unvalidated(dict(data=fig.data, layout=layout, frames=fig.frames, **grid))
 
 
+def on_panel(panel: int) -> dict[str, str]:
+    """A trace's axes in panel ``panel`` of a grid (row by row from 1): ``xaxis="x2", yaxis="y2"``."""
+    suffix = "" if panel == 1 else str(panel)
+    return dict(xaxis=f"x{suffix}", yaxis=f"y{suffix}")
+
+
 @functools.lru_cache(maxsize=64)
 def _grid(rows: int, cols: int, titles: int, horizontal: float, vertical: float) -> tuple[str, Any, Any]:
     placeholders = [f"title {i}" for i in range(titles)]  # the real titles are filled in per figure

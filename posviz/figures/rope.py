@@ -20,7 +20,8 @@ from posviz.figures.common import (
     number,
     subtitle_lines,
 )
-from posviz.figures.rebuild import subplot_grid, unvalidated
+from posviz.figures.layout import axis_name
+from posviz.figures.rebuild import on_panel, subplot_grid, unvalidated
 from posviz.figures.rope_scaling import (
     FAST,
     GREY,
@@ -165,8 +166,7 @@ def pair_circles_figure(
     cx, cy = _circle()
     traces = []
     for i in range(count):
-        suffix = "" if i == 0 else str(i + 1)
-        on = dict(xaxis=f"x{suffix}", yaxis=f"y{suffix}")
+        on = on_panel(i + 1)
         circle = dict(color="#cccccc", width=1)
         traces.append(go.Scatter(x=cx, y=cy, mode="lines", line=circle, hoverinfo="skip", showlegend=False, **on))
         for vec, pos, color, name, dash in (
@@ -198,8 +198,7 @@ def pair_circles_figure(
         if name.startswith(("xaxis", "yaxis")):
             layout[name].update(bare)
     for i in range(count):  # equal aspect in every panel
-        suffix = "" if i == 0 else str(i + 1)
-        layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
+        layout[axis_name("y", i + 1)].update(scaleanchor=on_panel(i + 1)["xaxis"], scaleratio=1)
     fig = unvalidated(dict(data=traces, layout=layout, **grid))
     panel = 230 if lecture else 150
     fig = finish(
