@@ -254,6 +254,8 @@ def heatmap_grid(
             layout[name].update(automargin=True, showgrid=False, zeroline=False)
             if name.startswith("y"):
                 layout[name]["autorange"] = "reversed"
+            elif cols >= 4:  # narrow panels: long labels ("100.02k") of neighbours would run together
+                layout[name]["nticks"] = 3
     traces = []
     for h in range(n):  # panel h + 1, row by row
         trace = _heatmap_trace(
