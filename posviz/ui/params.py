@@ -141,8 +141,9 @@ PARAMS: dict[str, Param] = {
             min=0,
             max=MAX_LEN,
             step=1,
-            help="Zoom: draw only this many queries and keys from the positions below (at most 192 per axis "
-            "are drawn, so a window of 192 or less shows every cell). 0 draws the whole view, strided.",
+            help="Zoom: draw only this many queries and keys from the positions below. A small window is drawn "
+            "cell by cell; a larger one is strided, and each figure's subtitle says which. 0 draws the whole "
+            "view, strided.",
         ),
         Q_START,
         replace(
