@@ -6,15 +6,17 @@ process, and deployments run one process per core), so:
 - **torch runs on one thread.** Its default of one thread per core spins under
   load: backend calls of 4-6 ms took 13-258 ms with two threads on a busy
   2-core server, against the other process or the other session's script.
-- **the import-time heap is frozen** (``gc.freeze``). Streamlit collects
-  garbage after every script run (``runner.postScriptGC``), and a full
-  collection walks every tracked object: with torch, Plotly and pandas
-  imported that is a few hundred thousand objects and ~200 ms of CPU per run,
-  even for the chartless home page. Objects made by imports never become
-  garbage, so freezing them after the imports takes them out of every later
-  collection. That includes torch's lazy imports behind its "meta" device
-  (``torch._dynamo``, ``sympy``: as many objects again), made here first.
-  Page modules imported later add comparatively few (~15k for all pages).
+- **the import-time heap is frozen** (``gc.freeze``). A full collection walks
+  every tracked object: with torch, Plotly and pandas imported that is a few
+  hundred thousand objects and ~200 ms of CPU. Objects made by imports never
+  become garbage, so freezing them after the imports takes them out of every
+  later collection. That includes torch's lazy imports behind its "meta"
+  device (``torch._dynamo``, ``sympy``: as many objects again), made here
+  first. Page modules imported later add comparatively few (~15k for all pages).
+  Streamlit's own full collection after every script run
+  (``runner.postScriptGC``) is off in ``.streamlit/config.toml``: under a class
+  the objects of many sessions and cached figures made it half of the server's
+  CPU, and Python's generational collector frees the same cycles later.
 
 Nothing here touches Streamlit's internals. ``tune_process`` is idempotent and
 thread-safe: ``app.py`` runs on every rerun, in a thread per session.

@@ -53,12 +53,15 @@ def test_app_calls_tune_process_first() -> None:
     assert statements and statements[0] == "tune_process()", statements[:2]
 
 
-def test_streamlit_still_collects_garbage_after_each_run() -> None:
-    # Freezing the heap pays because Streamlit runs gc.collect(2) after every script run
-    # (runner.postScriptGC, on by default and in this app's config): if that changes, revisit posviz.server.
+def test_no_full_collection_after_each_run() -> None:
+    # The app's config turns Streamlit's gc.collect(2) after every script run off (measured under a class,
+    # tools/BASELINE.md); Streamlit must still know the option, or the setting silently does nothing.
+    import tomllib
+
     from streamlit import config
 
-    assert config.get_option("runner.postScriptGC") is True
+    assert tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["runner"]["postScriptGC"] is False
+    assert isinstance(config.get_option("runner.postScriptGC"), bool)  # raises for an unknown option
 
 
 def test_websocket_frames_are_compressed() -> None:
