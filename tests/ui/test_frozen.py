@@ -1,7 +1,8 @@
 """Frozen figures: the spec Streamlit sends is the figure's own, encoded once, and nothing mutates it.
 
 These tests fail if Streamlit stops serialising a ``go.Figure`` through ``to_dict()``
-or Plotly drops the private ``_validate`` argument (see ``posviz/ui/frozen.py``).
+or Plotly changes the private parts a frozen figure uses: ``_validate``, ``_data``, ``_layout``,
+``_frame_objs`` and ``convert_to_base64`` (see ``posviz/ui/frozen.py``).
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import json
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
+from plotly.subplots import make_subplots
 from streamlit.testing.v1 import AppTest
 
-from posviz.ui.frozen import FrozenFigure, freeze
+from posviz.ui.frozen import FrozenFigure, freeze, spec_of
 
 
 def figure() -> go.Figure:
@@ -31,10 +33,43 @@ def test_a_frozen_figure_serialises_as_the_original():
     assert isinstance(fig.data[0].z, np.ndarray)  # the original is left as it was
 
 
+def test_freezing_copies_what_to_dict_copies():
+    # A figure with subplots, a tuple-valued property, several arrays and frames: spec_of is to_dict, no deepcopy.
+    fig = make_subplots(rows=1, cols=2)
+    fig.add_trace(go.Heatmap(z=np.eye(3, dtype=np.float32), colorscale=((0, "white"), (1, "black"))), row=1, col=1)
+    fig.add_trace(go.Scatter(x=np.arange(5), y=np.arange(5) ** 2, customdata=np.ones((5, 2))), row=1, col=2)
+    fig.frames = [go.Frame(data=[go.Heatmap(z=np.zeros((3, 3)))], name="0")]
+    before = fig.to_json()
+    spec = spec_of(fig)
+    assert json.loads(pio.to_json(FrozenFigure(spec), validate=False)) == json.loads(before)
+    assert spec["data"][0]["z"]["bdata"] and spec["frames"][0]["data"][0]["z"]["bdata"]
+    assert spec["data"][0]["colorscale"] == [[0, "white"], [1, "black"]]
+    assert fig.to_json() == before  # the figure is left as it was: arrays and all
+    assert isinstance(fig.data[0].z, np.ndarray) and isinstance(fig.frames[0].data[0].z, np.ndarray)
+
+
+def test_the_object_view_is_built_only_when_read():
+    spec = freeze(figure()).to_dict()
+    frozen = FrozenFigure(spec)
+    assert "_data_objs" not in vars(frozen)  # serving (to_dict) builds nothing
+    assert frozen.to_dict() is spec and frozen.to_plotly_json() is spec
+    assert frozen.layout.title.text == "original"  # reading builds the view, from the stored spec
+    assert frozen.data[0].type == "heatmap" and frozen.data[0].z["bdata"] == spec["data"][0]["z"]["bdata"]
+    assert "_data_objs" in vars(frozen)
+    assert frozen.to_dict() is spec  # and serving still sends the stored spec
+    try:
+        frozen.no_such_property  # noqa: B018
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("a missing attribute must raise AttributeError")
+
+
 def test_plotly_skips_validation_of_a_frozen_spec():
     # A value no validator would accept: with ``_validate=False`` Plotly keeps it as given.
     bogus = {"data": [{"type": "scatter", "opacity": 7}], "layout": {}}
     assert FrozenFigure(bogus).to_dict() is bogus
+    assert FrozenFigure(bogus).data[0].opacity == 7  # the object view too
     try:
         go.Figure(bogus)
     except ValueError:
