@@ -32,9 +32,10 @@ def test_no_unsafe_html_anywhere():
 def test_st_html_only_renders_static_css():
     calls = {p.relative_to(ROOT).as_posix(): re.findall(r"st\.html\((.*?)\)", p.read_text()) for p in SOURCES}
     calls = {p: c for p, c in calls.items() if c}
-    assert calls == {"posviz/ui/chrome.py": ["_LECTURE_CSS"]}
+    assert calls == {"posviz/ui/chrome.py": ["_FIGURE_PLACEHOLDER_CSS", "_FIGURE_PLACEHOLDER_CSS + _LECTURE_CSS"]}
     chrome = (ROOT / "posviz/ui/chrome.py").read_text()
-    assert re.search(r'^_LECTURE_CSS = """<style>', chrome, flags=re.M)  # a literal, no formatting
+    for name in ("_FIGURE_PLACEHOLDER_CSS", "_LECTURE_CSS"):
+        assert re.search(rf'^{name} = """<style>', chrome, flags=re.M), name  # a literal, no formatting
 
 
 def test_nothing_unpickles():

@@ -82,6 +82,19 @@ html { font-size: 23px; }
 </style>"""
 
 
+# Every figure (its element key starts with "fig_", posviz.ui.exports.show_figure): until Plotly's code
+# has loaded and drawn it, Streamlit shows a 40 px skeleton; this one holds the figure's place (no jump
+# when it arrives) and says what is coming. Static CSS, no user text.
+_FIGURE_PLACEHOLDER_CSS = """<style>
+[class*="st-key-fig_"] [data-testid="stSkeleton"] {
+  height: 420px; display: flex; align-items: center; justify-content: center;
+  background: #f3f4f6; border: 1px dashed #c3c7cf; border-radius: 6px;
+}
+[class*="st-key-fig_"] [data-testid="stSkeleton"]::after {
+  content: "Drawing the figure…"; color: #4b5563; font-size: 1rem;
+}
+</style>"""
+
 _CSS_SENT = "_posviz_lecture_css_sent"
 # Tables read the root font size once, when they are first drawn: the style must be
 # in the page before them. The browser applies elements that arrive within about
@@ -90,12 +103,16 @@ CSS_LEAD_S = 0.2
 
 
 def lecture_styles() -> None:
-    """Lecture mode: larger text, the sidebar collapsed on a new visit (figures enlarge themselves)."""
+    """Figure placeholders; in lecture mode also larger text and the sidebar collapsed on a new visit.
+
+    (Figures enlarge themselves in lecture mode.)
+    """
     if not lecture_mode():
         st.session_state.pop(_CSS_SENT, None)
+        st.html(_FIGURE_PLACEHOLDER_CSS)
         return
     st.set_page_config(initial_sidebar_state="collapsed")
-    st.html(_LECTURE_CSS)
+    st.html(_FIGURE_PLACEHOLDER_CSS + _LECTURE_CSS)
     if not st.session_state.get(_CSS_SENT):
         st.session_state[_CSS_SENT] = True
         time.sleep(CSS_LEAD_S)
