@@ -13,6 +13,10 @@ or ``--query`` gives one to every page but home):
   moved to a new value, the same value on every repeat, then moved back
   (**back**: a view the caches hold).
 
+An idle home-page session stays connected throughout, as someone always is
+while a class is served: Streamlit drops its compiled scripts whenever the
+last session leaves, which no class sees.
+
 Each figure is the server process's CPU time (``/proc/<pid>/stat``, all its
 threads) from the ``BackMsg`` until the CPU stops growing after
 ``script_finished`` (garbage collection included), in milliseconds: the median,
@@ -203,10 +207,15 @@ async def measure(
         s = session_for(url, page, "")
         async with s.connected():
             await s.open()
+    # A served class always has someone connected. Streamlit drops its compiled scripts when the last
+    # session leaves, so without this idle tab every measured open would compile app.py and the page again.
+    bystander = session_for(url, "", "")
     runs: dict[str, list[dict[str, Any]]] = {p: [] for p in chosen}
-    for _ in range(repeats):
-        for page in chosen:
-            runs[page].append(await page_repeat(url, page, meter, keys))
+    async with bystander.connected():
+        await bystander.open()
+        for _ in range(repeats):
+            for page in chosen:
+                runs[page].append(await page_repeat(url, page, meter, keys))
     return {(p or "home"): summarize(r) for p, r in runs.items()}
 
 
