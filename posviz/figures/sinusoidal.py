@@ -117,17 +117,15 @@ def waves_figure(
     labels: list[str],
     seq_len: int,
     lecture: bool = False,
-    dim: int | None = None,
-    base: float = 10000.0,
-    layout: str = "interleaved",
+    wavelengths=None,
 ) -> go.Figure:
     """Chosen components as waves against position.
 
     Args:
         values: (positions shown, len(components)).
         labels: a legend entry per component (its pair, sin or cos, and wavelength).
-        dim, base, layout: the table's; with ``dim`` given, a component whose
-            wavelength is below two display strides (aliased in the sample) is drawn
+        wavelengths: (len(components),) tokens per period (:func:`component_wavelengths`); with them, a
+            component whose wavelength is below two display strides (aliased in the sample) is drawn
             as the band it fills, -1 to 1, not as the noise its samples make.
     """
     lk = look(lecture)
@@ -135,7 +133,7 @@ def waves_figure(
     vals = as_array(values).astype(np.float32)
     comps = as_array(components)
     stride = _stride(pos)
-    waves = component_wavelengths(comps, dim, base=base, layout=layout) if dim else None
+    waves = None if wavelengths is None else as_array(wavelengths).astype(np.float64)
     bad = aliased(waves, stride) if waves is not None else np.zeros(len(comps), dtype=bool)
     span = float(pos.max() - pos.min()) if len(pos) else 1.0
     dense = waves is not None and bool((span / waves[~bad] > lk.width / DENSE_PX).any())

@@ -101,26 +101,64 @@ def _colour(grid: Grid, *, in_cols: int, center: int, colour_by: str) -> np.ndar
     return np.where(grid.source < 0, np.nan, z)
 
 
-def _trace(grid: Grid, *, in_cols: int, center: int, colour_by: str, zmin: float, zmax: float, text: bool):
-    row, col = np.divmod(grid.source, in_cols)
-    z = _colour(grid, in_cols=in_cols, center=center, colour_by=colour_by)
-    name = "r held" if colour_by == "distance" else "from row"
+@dataclass(frozen=True)
+class Walk:
+    """Steps 1-4 ready to draw: the four grids, and the colouring every step shares (the scale of step 1)."""
+
+    grids: tuple[Grid, ...]
+    variant: str
+    colour_by: str  # a key of COLOUR_BY
+    in_cols: int  # columns of the input matrix: a source id is ``i * in_cols + c``
+    center: int  # the input column that holds r = 0
+    zmin: float
+    zmax: float
+    text: bool  # the values are written in the cells (L <= MAX_TEXT)
+
+
+def skew_walk(steps: SkewSteps, sources: SkewSteps, *, variant: str, seq_len: int, colour_by: str = "distance") -> Walk:
+    """The walk-through of ``variant`` that :func:`skew_step_figure` and :func:`skew_animation_figure` draw.
+
+    Args:
+        steps: the skew's intermediates; sources: the same shapes, where each value came from
+            (:func:`posviz.encodings.skew.cell_sources`).
+        colour_by: ``"distance"`` (the relative position a cell holds) or ``"row"`` (its query row).
+    """
+    gs = grids(steps, sources, variant)
+    in_cols = gs[0].values.shape[1]
+    center = relative_center(variant, seq_len, in_cols)
+    z0 = _colour(gs[0], in_cols=in_cols, center=center, colour_by=colour_by)
+    return Walk(
+        grids=tuple(gs),
+        variant=variant,
+        colour_by=colour_by,
+        in_cols=in_cols,
+        center=center,
+        zmin=float(np.nanmin(z0)),
+        zmax=float(np.nanmax(z0)),
+        text=seq_len <= MAX_TEXT,
+    )
+
+
+def _trace(walk: Walk, grid: Grid) -> go.Heatmap:
+    row, col = np.divmod(grid.source, walk.in_cols)
+    z = _colour(grid, in_cols=walk.in_cols, center=walk.center, colour_by=walk.colour_by)
+    name = "r held" if walk.colour_by == "distance" else "from row"
     extra = dict(hovertemplate=f"cell (%{{y}}, %{{x}})<br>{name}: %{{z}}<extra></extra>")
     if max(grid.values.shape) <= MAX_HOVER + 1:
         extra = dict(
-            customdata=compact(np.stack([row, col, col - center], axis=-1)),
+            customdata=compact(np.stack([row, col, col - walk.center], axis=-1)),
             hovertemplate="cell (%{y}, %{x})<br>came from input cell (%{customdata[0]}, %{customdata[1]})"
             "<br>which holds r = %{customdata[2]}<extra></extra>",
         )
-    if text:
+    if walk.text:
         words = np.where(grid.source < 0, "", np.char.mod("%.2f", grid.values))  # pads get their own "0"
         extra.update(text=words, texttemplate="%{text}")
     return go.Heatmap(
         z=z,
         x=np.arange(grid.values.shape[1]),
         y=np.arange(grid.values.shape[0]),
-        zmin=zmin,
-        zmax=zmax,
+        zmin=walk.zmin,
+        zmax=walk.zmax,
         colorscale="Viridis",
         hoverongaps=False,
         colorbar=dict(title=dict(text=name, side="right")),
@@ -144,7 +182,8 @@ def _pads(grid: Grid, text: bool) -> go.Scatter:
     )
 
 
-def _axes_for(fig: go.Figure, grid: Grid, *, variant: str, center: int, step_index: int) -> None:
+def _axes_for(fig: go.Figure, walk: Walk, step_index: int) -> None:
+    grid = walk.grids[step_index]
     rows, cols = grid.values.shape
     small = max(rows, cols) <= 24
     fig.update_xaxes(
@@ -154,65 +193,36 @@ def _axes_for(fig: go.Figure, grid: Grid, *, variant: str, center: int, step_ind
         title_text=grid.y_title, range=[rows - 0.5, -0.5], showgrid=False, zeroline=False, dtick=1 if small else None
     )
     if step_index == 0 and small:  # label each relative column with the distance it holds
-        word = "i − j" if variant == "rel_shift" else "r"
-        held = [(center - c) if variant == "rel_shift" else (c - center) for c in range(cols)]
+        word = "i − j" if walk.variant == "rel_shift" else "r"
+        held = [(walk.center - c) if walk.variant == "rel_shift" else (c - walk.center) for c in range(cols)]
         fig.update_xaxes(tickvals=list(range(cols)), ticktext=[str(h) for h in held], title_text=f"column: {word}")
 
 
-def _setup(steps: SkewSteps, sources: SkewSteps, *, variant: str, seq_len: int, colour_by: str):
-    """The four grids, and the colour settings every step shares (the scale of step 1)."""
-    gs = grids(steps, sources, variant)
-    in_cols = gs[0].values.shape[1]
-    center = relative_center(variant, seq_len, in_cols)
-    z0 = _colour(gs[0], in_cols=in_cols, center=center, colour_by=colour_by)
-    kw = dict(in_cols=in_cols, center=center, colour_by=colour_by, zmin=float(np.nanmin(z0)), zmax=float(np.nanmax(z0)))
-    return gs, kw
-
-
-def skew_step_figure(
-    steps: SkewSteps,
-    sources: SkewSteps,
-    step: int,
-    *,
-    variant: str,
-    seq_len: int,
-    colour_by: str = "distance",
-    lecture: bool = False,
-) -> go.Figure:
+def skew_step_figure(walk: Walk, step: int, *, lecture: bool = False) -> go.Figure:
     """Step 1-4 of the walk-through: the matrix, coloured by where each cell came from."""
-    gs, kw = _setup(steps, sources, variant=variant, seq_len=seq_len, colour_by=colour_by)
-    text = seq_len <= MAX_TEXT
-    grid = gs[step - 1]
-    fig = go.Figure([_trace(grid, text=text, **kw), _pads(grid, text)])
+    grid = walk.grids[step - 1]
+    fig = go.Figure([_trace(walk, grid), _pads(grid, walk.text)])
     fig.update_layout(plot_bgcolor=MASK_COLOR)
-    _axes_for(fig, grid, variant=variant, center=kw["center"], step_index=step - 1)
+    _axes_for(fig, walk, step - 1)
     sub = subtitle_lines(
-        f"colour: the {COLOUR_BY[colour_by]} (it stays with the value from step to step); grey: a padded zero",
-        "numbers: the values" if text else f"values are written in the cells up to L = {MAX_TEXT}; hover for the rest",
+        f"colour: the {COLOUR_BY[walk.colour_by]} (it stays with the value from step to step); grey: a padded zero",
+        "numbers: the values"
+        if walk.text
+        else f"values are written in the cells up to L = {MAX_TEXT}; hover for the rest",
     )
-    return finish(fig, title=step_titles(variant)[step - 1], subtitle=sub, lecture=lecture)
+    return finish(fig, title=step_titles(walk.variant)[step - 1], subtitle=sub, lecture=lecture)
 
 
-def skew_animation_figure(
-    steps: SkewSteps,
-    sources: SkewSteps,
-    *,
-    variant: str,
-    seq_len: int,
-    colour_by: str = "distance",
-    lecture: bool = False,
-) -> go.Figure:
+def skew_animation_figure(walk: Walk, *, lecture: bool = False) -> go.Figure:
     """Steps 1-4 as a Plotly animation with Play and a step slider (runs in the browser)."""
-    gs, kw = _setup(steps, sources, variant=variant, seq_len=seq_len, colour_by=colour_by)
-    text = seq_len <= MAX_TEXT
-    titles = step_titles(variant)
+    titles = step_titles(walk.variant)
     frames = []
-    for n, grid in enumerate(gs):
+    for n, grid in enumerate(walk.grids):
         rows, cols = grid.values.shape
         frames.append(
             go.Frame(
                 name=str(n + 1),
-                data=[_trace(grid, text=text, **kw), _pads(grid, text)],
+                data=[_trace(walk, grid), _pads(grid, walk.text)],
                 layout=dict(
                     xaxis=dict(range=[-0.5, cols - 0.5], title=dict(text=grid.x_title)),
                     yaxis=dict(range=[rows - 0.5, -0.5], title=dict(text=grid.y_title)),
@@ -222,7 +232,7 @@ def skew_animation_figure(
         )
     lk = look(lecture)
     fig = go.Figure(data=frames[0].data, frames=frames)
-    _axes_for(fig, gs[0], variant=variant, center=kw["center"], step_index=0)
+    _axes_for(fig, walk, 0)
     play = dict(frame=dict(duration=1400, redraw=True), transition=dict(duration=0), fromcurrent=True)
     fig.update_layout(
         plot_bgcolor=MASK_COLOR,
@@ -264,7 +274,7 @@ def skew_animation_figure(
     fig = finish(
         fig,
         title=longest,
-        subtitle=f"Play runs steps 1 to 4 in the browser; colour: the {COLOUR_BY[colour_by]}; grey: a padded zero",
+        subtitle=f"Play runs steps 1 to 4 in the browser; colour: the {COLOUR_BY[walk.colour_by]}; grey: a padded zero",
         lecture=lecture,
     )
     size = fig.layout.title.font.size

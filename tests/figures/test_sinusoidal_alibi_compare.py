@@ -61,7 +61,10 @@ def test_waves_draw_an_aliased_component_as_its_band():
     comps = [0, 1, 32, 63]  # pair 0 (aliased at stride 132), pair 16, pair 31
     values = sinusoidal_table(pos, dim)[:, comps].numpy()
     labels = [f"component {c}" for c in comps]
-    f = sfig.waves_figure(pos.numpy(), values, components=comps, labels=labels, seq_len=seq_len, dim=dim)
+    wavelengths = 2 * np.pi * 10000.0 ** (2 * (np.array(comps) // 2) / dim)  # interleaved: pair = component // 2
+    f = sfig.waves_figure(
+        pos.numpy(), values, components=comps, labels=labels, seq_len=seq_len, wavelengths=wavelengths
+    )
     by_name = {t.name.split(":")[0]: t for t in f.data}
     for c in (0, 1):  # wavelength 6.3 < 2 x 132: a band from -1 to 1, not the samples
         band = by_name[f"component {c}"]
@@ -70,7 +73,7 @@ def test_waves_draw_an_aliased_component_as_its_band():
         np.testing.assert_allclose(by_name[f"component {c}"].y, values[:, comps.index(c)])
     assert "shaded: aliased" in f.layout.title.subtitle.text
     plain = sfig.waves_figure(pos.numpy(), values, components=comps, labels=labels, seq_len=seq_len)
-    assert not any(t.fill for t in plain.data)  # without dim the figure cannot know: unchanged
+    assert not any(t.fill for t in plain.data)  # without wavelengths the figure cannot know: unchanged
 
 
 def test_layouts_figure_permutation_maps_interleaved_to_concat():

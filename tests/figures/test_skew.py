@@ -15,6 +15,7 @@ from posviz.figures.skew import (
     skew_animation_figure,
     skew_check_figure,
     skew_step_figure,
+    skew_walk,
     step_titles,
 )
 
@@ -47,23 +48,22 @@ def test_sources_follow_the_values(variant):
 def test_each_value_keeps_its_colour(variant, colour_by):
     _, _, steps, sources, rows = setup(variant)
     colour_of = {}  # input cell id -> colour
+    walk = skew_walk(steps, sources, variant=variant, seq_len=L, colour_by=colour_by)
+    first = skew_step_figure(walk, 1).data[0]
     for step in range(1, 5):
-        fig = skew_step_figure(steps, sources, step, variant=variant, seq_len=L, colour_by=colour_by)
+        fig = skew_step_figure(walk, step)
         heat = next(t for t in fig.data if isinstance(t, go.Heatmap))
         z, src = np.asarray(heat.z, dtype=float), getattr(sources, STEP_KEYS[step - 1]).numpy()
         assert np.isnan(z[src < 0]).all()  # padded zeros are grey gaps
         for cell, colour in zip(src[src >= 0], z[src >= 0], strict=True):
             assert colour_of.setdefault(int(cell), colour) == colour
         assert fig.layout.title.text == step_titles(variant)[step - 1]
-        assert (heat.zmin, heat.zmax) == (
-            skew_step_figure(steps, sources, 1, variant=variant, seq_len=L, colour_by=colour_by).data[0].zmin,
-            skew_step_figure(steps, sources, 1, variant=variant, seq_len=L, colour_by=colour_by).data[0].zmax,
-        )
+        assert (heat.zmin, heat.zmax) == (first.zmin, first.zmax)  # one colour scale: step 1's
 
 
 def test_step_one_columns_are_labelled_by_the_distance_they_hold():
     _, _, steps, sources, _ = setup("masked")
-    fig = skew_step_figure(steps, sources, 1, variant="masked", seq_len=L)
+    fig = skew_step_figure(skew_walk(steps, sources, variant="masked", seq_len=L), 1)
     assert list(fig.layout.xaxis.ticktext) == [str(c - (L - 1)) for c in range(L)]
     heat = fig.data[0]
     np.testing.assert_array_equal(np.asarray(heat.z)[0], np.arange(L) - (L - 1))  # colour = r held
@@ -72,7 +72,7 @@ def test_step_one_columns_are_labelled_by_the_distance_they_hold():
 
 def test_after_the_skew_colours_run_along_diagonals():
     _, _, steps, sources, _ = setup("masked")
-    fig = skew_step_figure(steps, sources, 4, variant="masked", seq_len=L)
+    fig = skew_step_figure(skew_walk(steps, sources, variant="masked", seq_len=L), 4)
     z = np.asarray(fig.data[0].z, dtype=float)
     i, j = np.meshgrid(np.arange(L), np.arange(L), indexing="ij")
     low = j <= i
@@ -81,25 +81,26 @@ def test_after_the_skew_colours_run_along_diagonals():
 
 def test_values_are_written_only_for_small_lengths():
     _, _, steps, sources, _ = setup("masked")
-    fig = skew_step_figure(steps, sources, 2, variant="masked", seq_len=L)
+    fig = skew_step_figure(skew_walk(steps, sources, variant="masked", seq_len=L), 2)
     assert fig.data[0].texttemplate == "%{text}"
     assert list(fig.data[1].text) == ["0"] * L  # the padded column
     big_q = torch.randn(40, 3)
     s = skew_steps_for("masked", big_q @ torch.randn(40, 3).T)
-    fig = skew_step_figure(s, cell_sources("masked", 40, 40), 2, variant="masked", seq_len=40)
+    fig = skew_step_figure(skew_walk(s, cell_sources("masked", 40, 40), variant="masked", seq_len=40), 2)
     assert fig.data[0].texttemplate is None
 
 
 def test_animation_has_a_frame_per_step_and_play():
     _, _, steps, sources, _ = setup("unmasked")
-    fig = skew_animation_figure(steps, sources, variant="unmasked", seq_len=L)
+    walk = skew_walk(steps, sources, variant="unmasked", seq_len=L)
+    fig = skew_animation_figure(walk)
     assert [f.name for f in fig.frames] == ["1", "2", "3", "4"]
     shapes = [np.asarray(f.data[0].z).shape for f in fig.frames]
     assert shapes == [(L, 2 * L - 1), (L, 2 * L), (L + 1, 2 * L - 1), (L, L)]
     assert fig.layout.updatemenus[0].buttons[0].label.endswith("Play")
     assert len(fig.layout.sliders[0].steps) == 4
     # Each frame brings its own title, wrapped for the room at the figure's title size.
-    lecture = skew_animation_figure(steps, sources, variant="unmasked", seq_len=L, lecture=True)
+    lecture = skew_animation_figure(walk, lecture=True)
     titles = [f.layout.title.text.replace("<br>", " ") for f in lecture.frames]
     assert titles == list(step_titles("unmasked")[:4])
     lk, size = look(True), lecture.layout.title.font.size

@@ -33,7 +33,7 @@ def bias_grid(s: AlibiSettings, lecture: bool) -> go.Figure:
     return fig.bias_grid_figure(
         v.bias,
         heads_shown=v.heads_shown,
-        slopes=slopes_view(SlopesKey(s.heads)).slopes[v.heads_shown],
+        slopes=v.slopes,
         q_pos=v.q_pos,
         k_pos=v.k_pos,
         seq_len=s.seq_len,
@@ -51,7 +51,7 @@ def receptive_field(k: ReceptiveKey, lecture: bool) -> go.Figure:
         v.weights,
         v.reach,
         heads_shown=v.heads_shown,
-        slopes=slopes_view(SlopesKey(k.heads)).slopes[v.heads_shown],
+        slopes=v.slopes,
         seq_len=k.seq_len,
         lecture=lecture,
     )

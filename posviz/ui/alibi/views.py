@@ -67,6 +67,7 @@ def bias_axes(s: AlibiSettings) -> Axes:
 @dataclass(frozen=True)
 class BiasView:
     heads_shown: np.ndarray  # (h,)
+    slopes: np.ndarray  # (h,) float64, m of each head shown
     q_pos: np.ndarray  # (n_q,) query positions i shown
     k_pos: np.ndarray  # (n_k,) key positions j shown
     bias: np.ndarray  # (h, n_q, n_k) float32
@@ -80,6 +81,7 @@ def bias_view(s: AlibiSettings) -> BiasView:
     q, k = torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
     return BiasView(
         heads_shown=hs,
+        slopes=alibi_slopes(s.heads)[hs].numpy(),
         q_pos=ax.q_pos,
         k_pos=ax.k_pos,
         bias=alibi_bias(q, k, s.heads, causal=s.causal)[hs].numpy(),
@@ -89,6 +91,7 @@ def bias_view(s: AlibiSettings) -> BiasView:
 @dataclass(frozen=True)
 class ReceptiveView:
     heads_shown: np.ndarray  # (h,)
+    slopes: np.ndarray  # (h,) float64, m of each head shown
     distances: np.ndarray  # (r,)
     weights: np.ndarray  # (h, r)
     reach: np.ndarray  # (h,)
@@ -112,6 +115,7 @@ def receptive_view(k: ReceptiveKey) -> ReceptiveView:
     )
     return ReceptiveView(
         heads_shown=hs,
+        slopes=slopes[hs].numpy(),
         distances=d.numpy(),
         weights=alibi_distance_weights(slopes[hs], d, k.seq_len).numpy(),
         reach=reach[hs].numpy(),

@@ -33,9 +33,7 @@ def waves(k: TableKey, lecture: bool) -> go.Figure:
         labels=v.labels,
         seq_len=k.seq_len,
         lecture=lecture,
-        dim=k.dim,  # with these the figure marks the components a strided sample would alias
-        base=k.base,
-        layout=k.layout,
+        wavelengths=v.component_wavelengths,  # with these the figure marks the components a strided sample would alias
     )
 
 

@@ -19,6 +19,7 @@ from posviz.encodings.sinusoidal import (
     sinusoidal_table,
 )
 from posviz.figures.layout import number
+from posviz.figures.sinusoidal import component_wavelengths
 from posviz.ui.cache import cached_view
 from posviz.ui.sinusoidal.settings import (
     LAYOUT_POSITIONS,
@@ -52,10 +53,6 @@ def wave_components(dim: int, layout: str) -> tuple[list[int], list[str]]:
     return comps, labels
 
 
-def _pair(component: int, dim: int, layout: str) -> int:
-    return component // 2 if layout == "interleaved" else component % (dim // 2)
-
-
 def table_stride(seq_len: int) -> int:
     return display_stride(seq_len, TABLE_POINTS)
 
@@ -72,7 +69,8 @@ class TableView:
     waves: np.ndarray  # (w, c) the chosen components
     components: list[int]
     labels: list[str]
-    wavelengths: np.ndarray  # (dim/2,)
+    component_wavelengths: np.ndarray  # (c,) float64, tokens per period of each chosen component
+    wavelengths: np.ndarray  # (dim/2,) of every pair
 
 
 @cached_view(max_entries=32)
@@ -81,10 +79,9 @@ def table_view(k: TableKey) -> TableView:
     pos = display_positions(k.seq_len, TABLE_POINTS)
     wave_pos = display_positions(k.seq_len, WAVE_POINTS)
     comps, labels = wave_components(k.dim, k.layout)
-    wavelengths = (2 * np.pi / sinusoidal_inv_freq(k.dim, base=k.base)).numpy()
-    labels = [  # the same rounding as the figure's notes: number(), never 4.712e+04
-        f"{lab}, λ = {number(wavelengths[_pair(c, k.dim, k.layout)])}" for c, lab in zip(comps, labels, strict=True)
-    ]
+    lengths = component_wavelengths(comps, k.dim, base=k.base, layout=k.layout)
+    # the same rounding as the figure's notes: number(), never 4.712e+04
+    labels = [f"{lab}, λ = {number(lam)}" for lab, lam in zip(labels, lengths, strict=True)]
     return TableView(
         positions=pos.numpy(),
         table=sinusoidal_table(pos, k.dim, base=k.base, layout=k.layout).numpy(),
@@ -92,7 +89,8 @@ def table_view(k: TableKey) -> TableView:
         waves=sinusoidal_table(wave_pos, k.dim, base=k.base, layout=k.layout)[:, comps].numpy(),
         components=comps,
         labels=labels,
-        wavelengths=wavelengths,
+        component_wavelengths=lengths,
+        wavelengths=(2 * np.pi / sinusoidal_inv_freq(k.dim, base=k.base)).numpy(),
     )
 
 

@@ -25,13 +25,16 @@ def walkthrough(s: SkewSettings, number: int, lecture: bool) -> go.Figure:
     return step(s, number, lecture) if number <= STEPS else check(project(s, SkewKey), number, lecture)
 
 
+def _walk(s: SkewSettings) -> fig.Walk:
+    """Steps 1-4 ready to draw, coloured as the settings say."""
+    v = skew_view(project(s, SkewKey))
+    return fig.skew_walk(v.steps, v.sources, variant=s.variant, seq_len=s.seq_len, colour_by=s.colour)
+
+
 @cached_figure(max_entries=64)  # four steps of a few views
 def step(s: SkewSettings, number: int, lecture: bool) -> go.Figure:
     """Steps 1-4: the matrices, coloured by where each value came from."""
-    v = skew_view(project(s, SkewKey))
-    return fig.skew_step_figure(
-        v.steps, v.sources, number, variant=s.variant, seq_len=s.seq_len, colour_by=s.colour, lecture=lecture
-    )
+    return fig.skew_step_figure(_walk(s), number, lecture=lecture)
 
 
 @cached_figure
@@ -45,10 +48,7 @@ def check(k: SkewKey, number: int, lecture: bool) -> go.Figure:
 
 @cached_figure
 def animation(s: SkewSettings, lecture: bool) -> go.Figure:
-    v = skew_view(project(s, SkewKey))
-    return fig.skew_animation_figure(
-        v.steps, v.sources, variant=s.variant, seq_len=s.seq_len, colour_by=s.colour, lecture=lecture
-    )
+    return fig.skew_animation_figure(_walk(s), lecture=lecture)
 
 
 @cached_figure
