@@ -11,6 +11,7 @@ from posviz.ui.cope.settings import PairKey, RowKey, SidebarSettings, ViewKey, g
 from posviz.ui.cope.snippets import cope_snippet
 from posviz.ui.cope.views import cope_view, pair_view, pitfall_view, row_view, stride
 from posviz.ui.exports import show_figure
+from posviz.ui.sections import on_demand
 from posviz.ui.settings import read_settings
 
 side = read_settings(SidebarSettings)
@@ -79,30 +80,34 @@ show_figure(
 
 section("4 · Position logits and attention")
 prose(texts.ATTENTION)
-show_figure(
-    charts.position_logits(vk, tb, lecture),
-    name="cope_position_logits",
-    alt="Heatmap of the position logits z_i[p_ij].",
-    csv=lambda: charts.matrix_csv_of(vk, tb, "pos_logits"),
-    code=matrices_code + "# the figure: pos_logits[:, cols]\n",
-)
-show_figure(
-    charts.attention(vk, tb, lecture),
-    name="cope_attention",
-    alt="Attention weights with no position term, relative positions and CoPE.",
-    csv=lambda: charts.attention_csv(vk, tb),
-    code=cope_snippet(s, part="attention", stride=stride(view.attn_q), custom=cl),
-)
+with on_demand(texts.SHOW_ATTENTION) as shown:
+    if shown:
+        show_figure(
+            charts.position_logits(vk, tb, lecture),
+            name="cope_position_logits",
+            alt="Heatmap of the position logits z_i[p_ij].",
+            csv=lambda: charts.matrix_csv_of(vk, tb, "pos_logits"),
+            code=matrices_code + "# the figure: pos_logits[:, cols]\n",
+        )
+        show_figure(
+            charts.attention(vk, tb, lecture),
+            name="cope_attention",
+            alt="Attention weights with no position term, relative positions and CoPE.",
+            csv=lambda: charts.attention_csv(vk, tb),
+            code=cope_snippet(s, part="attention", stride=stride(view.attn_q), custom=cl),
+        )
 
 section("5 · What CoPE counts")
 prose(texts.COUNTING)
-show_figure(
-    charts.counting(rk, tb, lecture),
-    name="cope_counting",
-    alt="Bar chart of the inspected query's CoPE positions against token distance.",
-    csv=lambda: charts.counting_csv(rk, tb),
-    code=row_code + "# the figure: pos[0, j] against query - j for j <= query\n",
-)
+with on_demand(texts.SHOW_COUNTING) as shown:
+    if shown:
+        show_figure(
+            charts.counting(rk, tb, lecture),
+            name="cope_counting",
+            alt="Bar chart of the inspected query's CoPE positions against token distance.",
+            csv=lambda: charts.counting_csv(rk, tb),
+            code=row_code + "# the figure: pos[0, j] against query - j for j <= query\n",
+        )
 
 section("6 · The masking pitfall: mask after the gates")
 prose(texts.PITFALL)

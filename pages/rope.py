@@ -10,6 +10,7 @@ from posviz.ui.rope.notes import layout_gap_note, relative_metrics, scaling_note
 from posviz.ui.rope.settings import SCORE_LEN, RopeSettings, keys, problem
 from posviz.ui.rope.snippets import rope_snippet
 from posviz.ui.rope.views import circles_view, cis_view, decay_view, relative_view, scaling_view
+from posviz.ui.sections import on_demand
 from posviz.ui.settings import read_settings
 
 s = read_settings(RopeSettings)
@@ -72,58 +73,66 @@ section("5 · The relative property, live")
 prose(texts.RELATIVE)
 for col, (label, value) in zip(st.columns(4), relative_metrics(k.relative), strict=True):
     col.metric(label, value)
-shifts = relative_view(k.relative).shifts.tolist()
-relative_code = rope_snippet(s, part="relative", shifts=shifts, score_len=SCORE_LEN)
-show_figure(
-    charts.shift(k.relative, lecture),
-    name="rope_shift",
-    alt="The score of q at m + t and k at n + t against the shift t: a flat line.",
-    csv=lambda: charts.shift_csv(k.relative),
-    code=relative_code,
-)
-show_figure(
-    charts.scores(k.vectors, lecture),
-    name="rope_scores",
-    alt="Heatmap of the rotated score of one q and one k at every pair of positions: constant diagonals.",
-    csv=lambda: charts.scores_csv(k.vectors),
-    code=relative_code,
-)
+with on_demand(texts.SHOW_RELATIVE) as shown:
+    if shown:
+        shifts = relative_view(k.relative).shifts.tolist()
+        relative_code = rope_snippet(s, part="relative", shifts=shifts, score_len=SCORE_LEN)
+        show_figure(
+            charts.shift(k.relative, lecture),
+            name="rope_shift",
+            alt="The score of q at m + t and k at n + t against the shift t: a flat line.",
+            csv=lambda: charts.shift_csv(k.relative),
+            code=relative_code,
+        )
+        show_figure(
+            charts.scores(k.vectors, lecture),
+            name="rope_scores",
+            alt="Heatmap of the rotated score of one q and one k at every pair of positions: constant diagonals.",
+            csv=lambda: charts.scores_csv(k.vectors),
+            code=relative_code,
+        )
 
 section("6 · Long-term decay")
 prose(texts.DECAY)
-show_figure(
-    charts.decay(k.decay, lecture),
-    name="rope_decay",
-    alt="The RoFormer bound and measured mean scores against distance on a log axis.",
-    csv=lambda: charts.decay_csv(k.decay),
-    code=rope_snippet(s, part="decay", distances=decay_view(k.decay).distances.tolist()),
-)
+with on_demand(texts.SHOW_DECAY) as shown:
+    if shown:
+        show_figure(
+            charts.decay(k.decay, lecture),
+            name="rope_decay",
+            alt="The RoFormer bound and measured mean scores against distance on a log axis.",
+            csv=lambda: charts.decay_csv(k.decay),
+            code=rope_snippet(s, part="decay", distances=decay_view(k.decay).distances.tolist()),
+        )
 
 section("7 · Context-extension scaling")
 prose(texts.SCALING)
 st.info(scaling_note(k.scaling), icon=":material/straighten:")
-sv = scaling_view(k.scaling)
-show_figure(
-    charts.scaling_frequencies(k.scaling, lecture),
-    name="rope_scaling_frequencies",
-    alt="Each method's frequency divided by the default frequency, per pair.",
-    csv=lambda: charts.scaling_csv(k.scaling),
-    code=freq_code,
-)
-show_figure(
-    charts.angles(k.scaling, lecture),
-    name="rope_scaling_angles",
-    alt="Rotation angle of a fast, a middle and a slow pair against position, default and scaled.",
-    csv=lambda: charts.angles_csv(k.scaling),
-    code=rope_snippet(s, part="angles", pairs=sv.pairs, positions=sv.positions.tolist()),
-)
+with on_demand(texts.SHOW_SCALING) as shown:
+    if shown:
+        sv = scaling_view(k.scaling)
+        show_figure(
+            charts.scaling_frequencies(k.scaling, lecture),
+            name="rope_scaling_frequencies",
+            alt="Each method's frequency divided by the default frequency, per pair.",
+            csv=lambda: charts.scaling_csv(k.scaling),
+            code=freq_code,
+        )
+        show_figure(
+            charts.angles(k.scaling, lecture),
+            name="rope_scaling_angles",
+            alt="Rotation angle of a fast, a middle and a slow pair against position, default and scaled.",
+            csv=lambda: charts.angles_csv(k.scaling),
+            code=rope_snippet(s, part="angles", pairs=sv.pairs, positions=sv.positions.tolist()),
+        )
 
 section("8 · Attention on a toy sequence")
 prose(texts.ATTENTION.format(length=k.attention.length))
-show_figure(
-    charts.attention(k.attention, lecture),
-    name="rope_attention",
-    alt="Causal attention weights of a toy sequence without and with RoPE.",
-    csv=lambda: charts.attention_csv(k.attention),
-    code=rope_snippet(s, part="attention", toy_len=k.attention.length),
-)
+with on_demand(texts.SHOW_ATTENTION) as shown:
+    if shown:
+        show_figure(
+            charts.attention(k.attention, lecture),
+            name="rope_attention",
+            alt="Causal attention weights of a toy sequence without and with RoPE.",
+            csv=lambda: charts.attention_csv(k.attention),
+            code=rope_snippet(s, part="attention", toy_len=k.attention.length),
+        )

@@ -6,6 +6,7 @@ from posviz.figures.memory import human_bytes
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import show_figure
+from posviz.ui.sections import on_demand
 from posviz.ui.settings import project, read_settings
 from posviz.ui.shaw import charts, texts
 from posviz.ui.shaw.settings import (
@@ -61,6 +62,7 @@ rv = row_view(rk)
 show_figure(
     charts.relations_row(rk, lecture),
     name=f"shaw_R_row_{rv.position}",
+    slot="shaw_R_row",
     alt=f"Heatmap of the vectors R[{rv.position}, j] for every key j.",
     csv=lambda: charts.row_csv(rk),
     code=shaw_snippet(s, part="row", k_stride=rv.k_stride),
@@ -68,41 +70,45 @@ show_figure(
 
 section("4 · Scores and attention")
 prose(texts.SCORES)
-toy = toy_key(s)
-sk, tx = project(toy, ScoreKey), pair_axes(toy)
-if (toy.q_len, toy.k_len) != (s.q_len, s.k_len):
-    st.info(texts.TOY_CAP.format(q_len=toy.q_len, k_len=toy.k_len, cap=TOY_MAX_LEN), icon=":material/info:")
-toy_code = shaw_snippet(s, part="toy", axes=tx)
-show_figure(
-    charts.scores(sk, lecture),
-    name="shaw_scores",
-    alt="Two heatmaps: content scores Q K^T and relative scores Q R^T.",
-    csv=lambda: charts.scores_csv(sk),
-    code=toy_code,
-)
-show_figure(
-    charts.attention(sk, lecture),
-    name="shaw_attention",
-    alt="Two heatmaps: attention weights without and with the relative term.",
-    csv=lambda: charts.attention_csv(sk),
-    code=toy_code,
-)
-show_figure(
-    charts.value_term(toy, lecture),
-    name="shaw_value_term",
-    alt="Heatmap of what the value table adds to each query's output.",
-    csv=lambda: charts.value_term_csv(toy),
-    code=toy_code,
-)
+with on_demand(texts.SHOW_SCORES) as shown:
+    if shown:
+        toy = toy_key(s)
+        sk, tx = project(toy, ScoreKey), pair_axes(toy)
+        if (toy.q_len, toy.k_len) != (s.q_len, s.k_len):
+            st.info(texts.TOY_CAP.format(q_len=toy.q_len, k_len=toy.k_len, cap=TOY_MAX_LEN), icon=":material/info:")
+        toy_code = shaw_snippet(s, part="toy", axes=tx)
+        show_figure(
+            charts.scores(sk, lecture),
+            name="shaw_scores",
+            alt="Two heatmaps: content scores Q K^T and relative scores Q R^T.",
+            csv=lambda: charts.scores_csv(sk),
+            code=toy_code,
+        )
+        show_figure(
+            charts.attention(sk, lecture),
+            name="shaw_attention",
+            alt="Two heatmaps: attention weights without and with the relative term.",
+            csv=lambda: charts.attention_csv(sk),
+            code=toy_code,
+        )
+        show_figure(
+            charts.value_term(toy, lecture),
+            name="shaw_value_term",
+            alt="Heatmap of what the value table adds to each query's output.",
+            csv=lambda: charts.value_term_csv(toy),
+            code=toy_code,
+        )
 
 section("5 · The memory bill")
 prose(texts.MEMORY)
-bk = project(s, BytesKey)
-show_figure(
-    charts.memory(bk, max(s.q_len, s.k_len), lecture),
-    name="shaw_memory",
-    alt="Log-log chart of the bytes of R against the sequence length.",
-    csv=lambda: charts.memory_csv(bk),
-)
+with on_demand(texts.SHOW_MEMORY) as shown:
+    if shown:
+        bk = project(s, BytesKey)
+        show_figure(
+            charts.memory(bk, max(s.q_len, s.k_len), lecture),
+            name="shaw_memory",
+            alt="Log-log chart of the bytes of R against the sequence length.",
+            csv=lambda: charts.memory_csv(bk),
+        )
 here = s.q_len * s.k_len * s.dim * 4
 st.caption(f"At the current settings R would take {here:,} bytes ({human_bytes(here)}) per head and layer.")

@@ -6,6 +6,7 @@ from posviz.figures.layout import number
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import columns_csv, matrix_csv, panels_csv, show_figure
+from posviz.ui.sections import on_demand
 from posviz.ui.settings import project, read_settings
 from posviz.ui.sinusoidal import charts, texts
 from posviz.ui.sinusoidal.settings import LayoutsKey, LearnedKey, SinusoidalSettings, TableKey, problem
@@ -81,28 +82,34 @@ st.caption(f"Measured: max |PE_p · PE_(p+r) − Σ_k cos(r θ_k)| = {number(sv.
 
 section("4 · Interleaved or concatenated")
 prose(texts.LAYOUTS)
-lk = project(s, LayoutsKey)
-show_figure(
-    charts.layouts(lk, lecture),
-    name="sinusoidal_layouts",
-    alt="The table in both layouts side by side, and the permutation matrix between them.",
-    csv=lambda: columns_csv({"concat component": range(s.dim), "interleaved component": layouts_view(lk).perm}),
-    code=table_code,
-)
+with on_demand(texts.SHOW_LAYOUTS) as shown:
+    if shown:
+        lk = project(s, LayoutsKey)
+        show_figure(
+            charts.layouts(lk, lecture),
+            name="sinusoidal_layouts",
+            alt="The table in both layouts side by side, and the permutation matrix between them.",
+            csv=lambda: columns_csv({"concat component": range(s.dim), "interleaved component": layouts_view(lk).perm}),
+            code=table_code,
+        )
 
 section("5 · For contrast: a learned absolute table")
 prose(texts.LEARNED)
-nk = project(s, LearnedKey)
-lv = learned_view(nk)
-show_figure(
-    charts.learned(nk, lecture),
-    name="sinusoidal_learned",
-    alt="Cosine similarity of position vectors: sinusoidal with diagonal bands, learned with noise.",
-    csv=lambda: panels_csv({"sinusoidal": lv.sinusoidal_cos, "learned": lv.learned_cos}, lv.positions, lv.positions),
-    code=sinusoidal_snippet(s, part="learned", stride=lv.stride),
-)
-if s.seq_len > s.learned_len:
-    st.caption(
-        f"The learned table is drawn for its first {s.learned_len} positions (BERT has 512, GPT-2 1024): "
-        "a learned table has no row for the positions past its size."
-    )
+with on_demand(texts.SHOW_LEARNED) as shown:
+    if shown:
+        nk = project(s, LearnedKey)
+        lv = learned_view(nk)
+        show_figure(
+            charts.learned(nk, lecture),
+            name="sinusoidal_learned",
+            alt="Cosine similarity of position vectors: sinusoidal with diagonal bands, learned with noise.",
+            csv=lambda: panels_csv(
+                {"sinusoidal": lv.sinusoidal_cos, "learned": lv.learned_cos}, lv.positions, lv.positions
+            ),
+            code=sinusoidal_snippet(s, part="learned", stride=lv.stride),
+        )
+        if s.seq_len > s.learned_len:
+            st.caption(
+                f"The learned table is drawn for its first {s.learned_len} positions (BERT has 512, GPT-2 1024): "
+                "a learned table has no row for the positions past its size."
+            )

@@ -34,6 +34,7 @@ def skew_walkthrough() -> None:
     show_figure(
         charts.walkthrough(s, step, lecture),
         name=f"skew_{s.variant}_step_{step}",
+        slot="skew_step",
         alt=f"Heatmap of step {step} of the skew; each cell coloured by where its value came from."
         if step <= charts.STEPS
         else "The skew's result beside the direct gather of every pair's relative embedding.",

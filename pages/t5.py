@@ -6,21 +6,14 @@ from posviz.figures.t5 import PIPELINE_STEPS, pipeline_matrix
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode, step_through
 from posviz.ui.exports import columns_csv, matrix_csv, show_figure
+from posviz.ui.sections import on_demand
 from posviz.ui.settings import project, read_settings
 from posviz.ui.t5 import charts, texts
 from posviz.ui.t5.notes import bucket_notes, pitfall_shape_note, ranges_frame, step_note
 from posviz.ui.t5.settings import TOY_DIM, TOY_MAX_LEN, AttentionKey, BucketKey, GridKey, HeadKey, T5Settings, problem
 from posviz.ui.t5.snippets import t5_snippet
 from posviz.ui.t5.table import bias_table_input
-from posviz.ui.t5.views import (
-    bucket_view,
-    grid_axes,
-    head_view,
-    main_axes,
-    pair_axes,
-    pitfall_axes,
-    toy_key,
-)
+from posviz.ui.t5.views import bucket_view, grid_axes, head_view, main_axes, pair_axes, pitfall_axes, toy_key
 from posviz.ui.zoom import box_zoom
 
 s = read_settings(T5Settings)
@@ -56,6 +49,7 @@ def pipeline_steps() -> None:
     show_figure(
         charts.pipeline_step(bk, step, lecture),
         name=f"t5_step_{step}",
+        slot="t5_step",
         alt=f"Heatmap of pipeline step {step}.",
         csv=lambda: matrix_csv(pipeline_matrix(view.steps, step), ax.q_pos, ax.k_pos),
         code=t5_snippet(s, part="steps", axes=ax),
@@ -95,44 +89,49 @@ prose(texts.BIAS)
 table, seeded = bias_table_input(s)
 custom = None if seeded else table.tolist()
 tb, hk, gk = table.tobytes(), project(s, HeadKey), project(s, GridKey)
-show_figure(
-    charts.head_bias(hk, tb, lecture),
-    name=f"t5_bias_head_{s.head}",
-    alt=f"Heatmap of the bias added to head {s.head}.",
-    csv=lambda: matrix_csv(head_view(hk, tb), ax.q_pos, ax.k_pos),
-    code=t5_snippet(s, part="bias", table=custom, axes=ax),
-)
-gx = grid_axes(gk)
-show_figure(
-    charts.bias_grid(gk, tb, lecture),
-    name="t5_bias_all_heads",
-    alt="Small multiples of every head's bias.",
-    csv=lambda: charts.grid_csv(gk, tb),
-    code=t5_snippet(s, part="bias", table=custom, axes=gx),
-)
+with on_demand(texts.SHOW_BIAS) as shown:
+    if shown:
+        show_figure(
+            charts.head_bias(hk, tb, lecture),
+            name=f"t5_bias_head_{s.head}",
+            slot="t5_bias_head",
+            alt=f"Heatmap of the bias added to head {s.head}.",
+            csv=lambda: matrix_csv(head_view(hk, tb), ax.q_pos, ax.k_pos),
+            code=t5_snippet(s, part="bias", table=custom, axes=ax),
+        )
+        show_figure(
+            charts.bias_grid(gk, tb, lecture),
+            name="t5_bias_all_heads",
+            alt="Small multiples of every head's bias.",
+            csv=lambda: charts.grid_csv(gk, tb),
+            code=t5_snippet(s, part="bias", table=custom, axes=grid_axes(gk)),
+        )
 
 section("6 · The effect on attention")
 prose(texts.ATTENTION.format(dim=TOY_DIM))
-toy = toy_key(project(s, AttentionKey))
-if (toy.q_len, toy.k_len) != (s.q_len, s.k_len):
-    st.caption(texts.TOY_CAP.format(cap=TOY_MAX_LEN, q_len=toy.q_len, k_len=toy.k_len, align=s.align))
-pair = pair_axes(toy)
-mid, query = charts.middle_query(toy)
-attention_code = t5_snippet(toy, part="attention", table=custom, toy_dim=TOY_DIM, axes=pair)
-show_figure(
-    charts.attention(toy, tb, lecture),
-    name=f"t5_attention_head_{s.head}",
-    alt="Attention weights without and with the bias.",
-    csv=lambda: charts.attention_csv(toy, tb),
-    code=attention_code,
-)
-show_figure(
-    charts.attention_row(toy, tb, lecture),
-    name=f"t5_attention_row_head_{s.head}",
-    alt="One query's attention weights over the keys, without and with the bias.",
-    csv=lambda: charts.attention_row_csv(toy, tb),
-    code=attention_code + f"row = {mid}  # query i = {query}: weights_no_bias[row], weights[row]\n",
-)
+with on_demand(texts.SHOW_ATTENTION) as shown:
+    if shown:
+        toy = toy_key(project(s, AttentionKey))
+        if (toy.q_len, toy.k_len) != (s.q_len, s.k_len):
+            st.caption(texts.TOY_CAP.format(cap=TOY_MAX_LEN, q_len=toy.q_len, k_len=toy.k_len, align=s.align))
+        mid, query = charts.middle_query(toy)
+        attention_code = t5_snippet(toy, part="attention", table=custom, toy_dim=TOY_DIM, axes=pair_axes(toy))
+        show_figure(
+            charts.attention(toy, tb, lecture),
+            name=f"t5_attention_head_{s.head}",
+            slot="t5_attention",
+            alt="Attention weights without and with the bias.",
+            csv=lambda: charts.attention_csv(toy, tb),
+            code=attention_code,
+        )
+        show_figure(
+            charts.attention_row(toy, tb, lecture),
+            name=f"t5_attention_row_head_{s.head}",
+            slot="t5_attention_row",
+            alt="One query's attention weights over the keys, without and with the bias.",
+            csv=lambda: charts.attention_row_csv(toy, tb),
+            code=attention_code + f"row = {mid}  # query i = {query}: weights_no_bias[row], weights[row]\n",
+        )
 
 section("7 · The shape pitfall: transpose(0, 2) against permute(2, 0, 1)")
 prose(texts.PITFALL)
@@ -140,11 +139,12 @@ st.code(texts.PITFALL_CODE.format(q=s.q_len, k=s.k_len, h=s.heads), language="py
 if s.q_len != s.k_len:
     st.warning(pitfall_shape_note(hk))
 else:
-    px = pitfall_axes(hk)
-    show_figure(
-        charts.pitfall(hk, tb, lecture),
-        name="t5_transpose_pitfall",
-        alt="Correct bias, transposed bias, and their difference.",
-        csv=lambda: charts.pitfall_csv(hk, tb),
-        code=t5_snippet(s, part="pitfall", table=custom, axes=px),
-    )
+    with on_demand(texts.SHOW_PITFALL) as shown:
+        if shown:
+            show_figure(
+                charts.pitfall(hk, tb, lecture),
+                name="t5_transpose_pitfall",
+                alt="Correct bias, transposed bias, and their difference.",
+                csv=lambda: charts.pitfall_csv(hk, tb),
+                code=t5_snippet(s, part="pitfall", table=custom, axes=pitfall_axes(hk)),
+            )

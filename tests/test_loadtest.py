@@ -54,7 +54,7 @@ def test_every_session_finishes_without_errors_or_exceptions(short_run: dict) ->
 def test_the_runs_drew_the_page_and_used_its_controls(short_run: dict) -> None:
     # A rerun that only drew the sidebar (a wrong page hash, say) would finish without charts.
     assert short_run["full_runs_without_charts"] == 0
-    assert short_run["charts_per_full_run"]["p50"] >= 5
+    assert short_run["charts_per_full_run"]["p50"] >= 4  # /t5 at its defaults: sections 1-3
     assert sum(short_run["controls_changed"].values()) == 20
     assert "lecture" not in short_run["controls_changed"]
     assert short_run["rss_mb"]["peak"] >= short_run["rss_mb"]["before"] > 0

@@ -37,6 +37,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from posviz.ui.sections import every_section_open
 from tools.procs import REPO, load_average, own_server, rss_bytes, run_async
 from tools.rerun import Meter, session_for
 
@@ -60,12 +61,15 @@ class PageCase:
 
 
 def _lengths(*keys: str, **fixed: str) -> Callable[[int], dict[str, str]]:
-    return lambda n: {**{k: str(n) for k in keys}, **fixed}
+    """Lengths in ``keys``, the ``fixed`` values, and every section open: the whole page at L."""
+    return lambda n: {**{k: str(n) for k in keys}, **fixed, **every_section_open()}
 
 
 PAGES: dict[str, PageCase] = {
     "posviz_t5": PageCase("t5", _lengths("q_len", "k_len"), (512, 8192, 131072), (512, 2048)),
-    "posviz_cope": PageCase("cope", lambda n: {"text": cope_text(n), "mask_after": "true"}, (32, 1024, 4096), (32,)),
+    "posviz_cope": PageCase(
+        "cope", lambda n: {"text": cope_text(n), "mask_after": "true", **every_section_open()}, (32, 1024, 4096), (32,)
+    ),
     "posviz_rope": PageCase("rope", _lengths("seq_len"), (16384, 1048576), (16384,)),
     "posviz_shaw": PageCase("shaw", _lengths("q_len", "k_len"), (512, 131072), (512,)),
     "posviz_skew": PageCase("skew", _lengths("seq_len", step="3"), (64, 512), (64,)),

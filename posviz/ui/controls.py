@@ -227,6 +227,8 @@ def start_run(page: str | None = None) -> None:
         for key in state.get(_BOUND, set()) | set(PARAMS):
             if key != "lecture":
                 state.pop(key, None)
+        for key in [k for k in state if k.startswith(("show_", "code_"))]:  # open sections and code blocks
+            state.pop(key, None)
         state.pop(_NOTICES, None)
         state.pop(_CORRECTED, None)
         state.pop(_PENDING, None)

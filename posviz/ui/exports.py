@@ -54,6 +54,7 @@ def show_figure(
     csv=None,
     code: str | None = None,
     on_select: Callable[[], None] | None = None,
+    slot: str | None = None,
 ) -> None:
     """Draw ``fig`` and, under it, its CSV download and PyTorch code.
 
@@ -65,6 +66,8 @@ def show_figure(
         code: Python that reproduces the figure's tensor.
         on_select: called when the user draws a box on the figure (Plotly's box select); its
             selection is in ``st.session_state[f"fig_{name}"]``.
+        slot: the figure's place on the page when ``name`` carries a step or head number; its
+            code block keeps its open state under this key (``name`` by default).
     """
     select = {} if on_select is None else dict(on_select=on_select, selection_mode="box")
     st.plotly_chart(fig, config=plotly_config(name), theme=None, key=f"fig_{name}", alt=alt, **select)
@@ -82,5 +85,10 @@ def show_figure(
             icon=":material/download:",
         )
     if code is not None:
-        with right.expander("PyTorch code", icon=":material/code:"):
-            st.code(code, language="python")
+        # Built and drawn only while open (a rerun on each toggle): a page's dozen closed
+        # code blocks no longer cost the browser their syntax highlighting on every visit.
+        # Keyed by the slot, so the block stays open while a teacher steps through.
+        key = f"code_{slot or name}"
+        with right.expander("PyTorch code", icon=":material/code:", key=key, on_change="rerun") as box:
+            if box.open:
+                st.code(code, language="python")

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.registry import all_url_keys, settings_classes  # noqa: F401  (re-exported for the suites)
+from tests.registry import all_url_keys, on_demand_sections, settings_classes  # noqa: F401  (re-exported)
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app.py"
@@ -84,17 +84,30 @@ WIDGETS = {
 }
 
 
-def open_page(page: str | None = None, **params: str | list[str]) -> AppTest:
+def open_page(page: str | None = None, *, all_open: bool = True, **params: str | list[str]) -> AppTest:
     """A fresh app run as if the link ``/<page>?<params>`` was opened.
 
     Query parameters are set before the first run, so they are what the
-    browser sends with the page load; a list value repeats the key.
+    browser sends with the page load; a list value repeats the key. With
+    ``all_open`` (the default) the link also opens every section whose figures
+    wait to be opened (``show_...=true``), so a suite sees the whole page.
     """
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    if all_open:
+        for part in on_demand_sections():
+            at.query_params[part.key] = "true"
     for key, value in params.items():
         at.query_params[key] = value
     if page is not None:
         at.switch_page(page)
+    return at.run()
+
+
+def open_code(at: AppTest) -> AppTest:
+    """Open every "PyTorch code" block (each is built and drawn only while open) and rerun."""
+    for e in at.expander:
+        if e.label == "PyTorch code":
+            at.session_state[e.key] = True
     return at.run()
 
 

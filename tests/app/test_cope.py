@@ -19,7 +19,19 @@ from posviz.ui.cope.settings import (
 )
 from posviz.ui.settings import params_of
 
-from .conftest import array, assert_healthy, chart, charts, errors, has_widget, open_cope, value_of, warnings, widget
+from .conftest import (
+    array,
+    assert_healthy,
+    chart,
+    charts,
+    errors,
+    has_widget,
+    open_code,
+    open_cope,
+    value_of,
+    warnings,
+    widget,
+)
 
 MAX_CHART_CHARS = 1_200_000
 PARAMS = params_of(CopeSettings)
@@ -95,7 +107,7 @@ def test_count_sentences_gates_fire_on_sentence_ends():
 def test_exports(cope_default):
     buttons = cope_default.get("download_button")
     assert len(buttons) == len(charts(cope_default))
-    codes = [e.code[0].value for e in cope_default.expander if e.label == "PyTorch code"]
+    codes = [e.code[0].value for e in open_code(cope_default).expander if e.label == "PyTorch code"]
     assert len(codes) == len(buttons)
     assert all("flip(-1).cumsum(dim=-1).flip(-1)" in code for code in codes)
 

@@ -8,7 +8,19 @@ import streamlit as st
 
 from posviz.ui.shaw.settings import TOY_MAX_LEN, ShawSettings
 
-from .conftest import array, assert_healthy, chart, charts, errors, has_widget, open_shaw, value_of, warnings, widget
+from .conftest import (
+    array,
+    assert_healthy,
+    chart,
+    charts,
+    errors,
+    has_widget,
+    open_code,
+    open_shaw,
+    value_of,
+    warnings,
+    widget,
+)
 
 DEFAULTS = ShawSettings()
 CHARTS = ("shaw_index", "shaw_table", "shaw_R_row_", "shaw_scores", "shaw_attention", "shaw_value_term", "shaw_memory")
@@ -54,7 +66,7 @@ def test_index_chart_holds_the_tensor2tensor_matrix(shaw_default):
 def test_exports(shaw_default):
     for c in charts(shaw_default):
         assert c.config["toImageButtonOptions"]["scale"] == 2
-    codes = [c.value for c in shaw_default.code]
+    codes = [c.value for c in open_code(shaw_default).code]
     assert any("index = rel.clamp(-clip, clip) + clip" in code for code in codes)
     assert any("R = table_k[index_all]" in code for code in codes)
 

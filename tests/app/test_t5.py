@@ -23,6 +23,7 @@ from .conftest import (
     charts,
     errors,
     has_widget,
+    open_code,
     open_t5,
     value_of,
     warnings,
@@ -94,7 +95,7 @@ def test_csv_downloads_and_pytorch_code(t5_default):
     assert len(buttons) == len(t5_default.get("plotly_chart"))  # every figure exports its data
     assert all(b.proto.label == "Data as CSV" for b in buttons)
     assert {"csv_t5_relative_positions", "csv_t5_buckets"} <= {b.key for b in buttons}
-    expanders = [e for e in t5_default.expander if e.label == "PyTorch code"]
+    expanders = [e for e in open_code(t5_default).expander if e.label == "PyTorch code"]
     assert len(expanders) == len(buttons)
     for e in expanders:
         code = e.code[0]
@@ -224,7 +225,9 @@ def test_scale(t5_default):
 def test_seed(t5_default):
     at = change(open_t5(), "seed", 7)
     assert not np.array_equal(heatmap_z(chart(at, "t5_bias_head_")), heatmap_z(chart(t5_default, "t5_bias_head_")))
-    settings = [line for c in at.code for line in c.value.splitlines() if line.startswith("heads, scale, seed =")]
+    settings = [
+        line for c in open_code(at).code for line in c.value.splitlines() if line.startswith("heads, scale, seed =")
+    ]
     assert settings and all(line.endswith(", 7") for line in settings)  # the PyTorch code follows the seed
 
 

@@ -12,6 +12,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from tests.registry import on_demand_sections
+
 pytestmark = pytest.mark.browser
 
 RENDER_TIMEOUT_MS = 90_000  # first render of /t5 pays for torch and the cached computations
@@ -147,7 +149,15 @@ def full_page_screenshot(page, path) -> None:
         page.set_viewport_size(original)
 
 
-def open_page(page, url: str, *, charts: int = 0) -> None:
+def every_section_open() -> str:
+    """Query text that opens every section whose figures wait to be opened (``posviz.ui.sections``)."""
+    return "&".join(f"{part.key}=true" for part in on_demand_sections())
+
+
+def open_page(page, url: str, *, charts: int = 0, all_open: bool = True) -> None:
+    """Open ``url`` and wait for ``charts`` charts; ``all_open`` also opens every on-demand section."""
+    if all_open:
+        url += ("&" if "?" in url else "?") + every_section_open()
     page.goto(url, timeout=RENDER_TIMEOUT_MS)
     wait_idle(page)
     if charts:
@@ -205,6 +215,37 @@ def test_t5_renders_all_charts(app_url, page, page_events, screenshots):
     assert not empty, f"charts without data: {empty}"
     assert_healthy(page, page_events)
     full_page_screenshot(page, screenshots / "t5.png")
+
+
+def test_t5_later_sections_draw_when_opened_and_the_link_keeps_them(app_url, page, page_events, screenshots):
+    """At its defaults /t5 draws sections 1-3; a click opens a later section, and the address reopens it."""
+    open_page(page, f"{app_url}/t5", charts=4, all_open=False)
+    assert page.locator(CHART).count() == 4, "a closed section drew its figures"
+    assert "show_attention" not in query(page)
+    section = page.locator('[data-testid="stExpander"]').filter(has_text="Attention maps without and with the bias")
+    assert section.count() == 1
+    section.locator("summary").click()
+    wait_charts(page, 6)
+    wait_idle(page)
+    assert page.locator(CHART).count() == 6
+    assert query(page).get("show_attention") == ["true"], query(page)
+    assert_healthy(page, page_events)
+
+    open_page(page, page.evaluate("location.href"), charts=6, all_open=False)  # the shared link
+    assert page.locator(CHART).count() == 6
+    assert_healthy(page, page_events)
+
+
+def test_figures_hold_their_place_while_plotly_loads(app_url, page, page_events):
+    """posviz.ui.chrome sizes Streamlit's chart skeleton by its DOM names: fail if Streamlit renames them."""
+    page.route("**/PlotlyChart*.js", lambda route: None)  # Plotly's code never arrives: skeletons stay
+    page.goto(f"{app_url}/t5", timeout=RENDER_TIMEOUT_MS)
+    skeleton = page.locator('[class*="st-key-fig_"] [data-testid="stSkeleton"]')
+    skeleton.first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    wait_idle(page)
+    heights = skeleton.evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+    assert len(heights) >= 1 and min(heights) >= 400, heights
+    assert "Drawing the figure" in skeleton.first.evaluate("e => getComputedStyle(e, '::after').content"), "no label"
 
 
 def test_t5_slider_updates_url_and_charts(app_url, page, page_events, screenshots):

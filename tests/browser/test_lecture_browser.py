@@ -18,12 +18,13 @@ from urllib.parse import urlparse
 
 import pytest
 from lecture_probe import PROBE_JS, problems, scroll_through
+from test_app_browser import every_section_open
 
 from posviz.schemes import PAGES as APP_PAGES
 
 pytestmark = pytest.mark.browser
 
-# Charts each page draws at its defaults (URL path -> count); paths and titles come from the registry.
+# Charts each page draws with every section open (URL path -> count); paths and titles come from the registry.
 CHARTS = {
     "": 0,
     "sinusoidal": 6,
@@ -106,7 +107,8 @@ def visit(app_url, browser, screenshots):
         try:
             page = context.new_page()
             page.on("request", lambda r: requests.append(r.url))
-            page.goto(f"{app_url}/{path}" + ("?lecture=1" if lecture else ""), timeout=LOAD_TIMEOUT_MS)
+            query = "&".join([*(["lecture=1"] if lecture else []), every_section_open()])
+            page.goto(f"{app_url}/{path}?{query}", timeout=LOAD_TIMEOUT_MS)
             _idle(page)
             scroll_through(page)  # charts below the fold draw when scrolled to
             drawn = _charts_drawn(page, charts)

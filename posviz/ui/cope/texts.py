@@ -1,5 +1,7 @@
 """Prose for the CoPE page. ``{name}`` fields are filled from the current settings."""
 
+from posviz.ui.sections import OnDemand
+
 INTRO = """\
 Token positions count **every** token. To attend to "the second sentence back" or "the last
 noun", a model would rather count only what matters. CoPE lets each query decide: it gives every
@@ -81,3 +83,9 @@ RELATIVE_NOTE = """\
 Every gate is 1: `p_ij = i − j + 1` on every earlier key, CoPE is a relative position encoding
 (offset by one: the query counts itself).
 """
+
+# Sections past the first screens draw their figures when opened (posviz.ui.sections).
+SHOW_ATTENTION = OnDemand(
+    "show_attention", "Position logits, and attention with no position term, relative positions and CoPE"
+)
+SHOW_COUNTING = OnDemand("show_counting", "The inspected query's CoPE positions against token distance")

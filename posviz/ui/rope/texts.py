@@ -1,5 +1,7 @@
 """Prose for the RoPE page."""
 
+from posviz.ui.sections import OnDemand
+
 FORMULA = r"\theta_k = \text{base}^{-2k/d},\qquad (R_m q)\cdot(R_n k) = q^\top R_m^\top R_n k = q^\top R_{n-m}\,k"
 
 INTRO = """\
@@ -74,3 +76,9 @@ the weights depend on `j − i` (middle: the same pattern along each diagonal). 
 and keys (right) content and position mix. The chosen scaling method's frequencies and attention
 factor are used.
 """
+
+# Sections past the first screens draw their figures when opened (posviz.ui.sections).
+SHOW_RELATIVE = OnDemand("show_relative", "The score against a common shift t, and at every pair of positions")
+SHOW_DECAY = OnDemand("show_decay", "The RoFormer bound and measured mean scores against distance")
+SHOW_SCALING = OnDemand("show_scaling", "Each method's frequencies, and the rotation angles they give")
+SHOW_ATTENTION = OnDemand("show_attention", "Attention weights of a toy sequence without and with RoPE")

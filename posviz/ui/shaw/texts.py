@@ -1,5 +1,7 @@
 """Prose for the Shaw page."""
 
+from posviz.ui.sections import OnDemand
+
 INTRO = """\
 Shaw, Uszkoreit and Vaswani (2018) give attention a **learned vector per relative distance**.
 For a query `i` and a key `j` the distance `r = j − i` (key minus query, as tensor2tensor) is
@@ -50,3 +52,7 @@ TOY_CAP = (
     "The toy attention uses content (random queries, keys, values), so its softmax needs every key: "
     "it runs on the first {q_len} queries and {k_len} keys (at most {cap})."
 )
+
+# Sections past the first screens draw their figures when opened (posviz.ui.sections).
+SHOW_SCORES = OnDemand("show_scores", "Scores, attention weights and the value term on a toy sequence")
+SHOW_MEMORY = OnDemand("show_memory", "The bytes of R against the sequence length")

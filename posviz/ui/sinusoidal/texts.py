@@ -1,5 +1,7 @@
 """Prose for the sinusoidal page."""
 
+from posviz.ui.sections import OnDemand
+
 INTRO = """\
 The original Transformer adds a fixed vector `PE(p)` to the embedding of the token at position `p`.
 Each pair of components is a sine and a cosine of `p·θ_k`, with frequencies `θ_k = base^(−2k/d)`
@@ -41,3 +43,7 @@ random, `N(0, 0.02²)`. Before training its vectors are unrelated, so their simi
 around zero: any structure (nearby positions alike) must be learned from data, and positions past
 the table's size simply do not exist. The sinusoidal table has that structure built in.
 """
+
+# Sections past the first screens draw their figures when opened (posviz.ui.sections).
+SHOW_LAYOUTS = OnDemand("show_layouts", "The table in both layouts, and the permutation between them")
+SHOW_LEARNED = OnDemand("show_learned", "Cosine similarity of position vectors: sinusoidal and learned")

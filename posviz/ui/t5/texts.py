@@ -1,5 +1,7 @@
 """Prose for the T5 page. ``{name}`` fields are filled from the current settings."""
 
+from posviz.ui.sections import OnDemand
+
 INTRO = """\
 T5 does not add anything to the token embeddings. Instead, every attention head adds
 **one learned scalar** to each logit `q_i · k_j`, chosen by the *bucket* of the relative
@@ -108,3 +110,8 @@ BOX_ZOOM = (
     "Drag a box on this heatmap (box select) to zoom into it: the box becomes the window in the sidebar's Zoom "
     "and in the link, drawn cell by cell when it spans 192 positions or fewer."
 )
+
+# Sections past the first screens draw their figures when opened (posviz.ui.sections).
+SHOW_BIAS = OnDemand("show_bias", "Heatmaps: the chosen head's bias, and every head's")
+SHOW_ATTENTION = OnDemand("show_attention", "Attention maps without and with the bias, and one query's row")
+SHOW_PITFALL = OnDemand("show_pitfall", "Heatmaps: the correct bias, the transposed one, and their difference")

@@ -1,0 +1,80 @@
+"""Figures drawn when the reader opens them: the later sections of a page.
+
+A page draws its first sections at once (about its first four figures, what a
+newcomer sees in the first screens). Past them, each section keeps its
+heading and explanation on the page, and its figures sit in an expander that
+runs only while it is open: closed, they cost the server nothing to build or
+send and the browser nothing to draw. Its state is in the link
+(``bind="query-params"``, key ``show_<name>``): a teacher's link with
+``show_attention=true`` reopens that section open.
+
+Streamlit drops a value it cannot read as a boolean without a word; the reader
+is told instead, as for every other link value.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import streamlit as st
+
+from posviz.ui.params import quote_raw
+
+
+@dataclass(frozen=True)
+class OnDemand:
+    """A section's figures behind an expander: its URL key and what opening it draws."""
+
+    key: str  # "show_<name>": the query parameter and the expander's key
+    label: str  # names the figures, e.g. "Attention maps: without and with the bias"
+
+    def __post_init__(self) -> None:
+        if not self.key.startswith("show_"):
+            raise ValueError(f"on-demand keys start with 'show_': {self.key!r}")
+
+
+@contextmanager
+def on_demand(part: OnDemand, *, expanded: bool = False) -> Iterator[bool]:
+    """An expander bound to ``part.key``; yields whether it is open (draw its figures only then).
+
+    Usage::
+
+        with on_demand(ATTENTION) as shown:
+            if shown:
+                show_figure(...)
+    """
+    raw = st.query_params.get(part.key)
+    if raw is not None and raw.lower() not in ("true", "false"):
+        st.warning(
+            f"The link's {part.key}={quote_raw(raw)} is neither true nor false: "
+            f"'{part.label}' is left {'open' if expanded else 'closed'}.",
+            icon=":material/link_off:",
+        )
+    box = st.expander(part.label, expanded=expanded, key=part.key, bind="query-params", icon=":material/bar_chart:")
+    with box:
+        yield bool(box.open)
+
+
+def every_on_demand() -> list[OnDemand]:
+    """Every ``OnDemand`` declared in a module of a ``posviz.ui`` package (for links that open them all)."""
+    import posviz.ui as ui
+
+    found: dict[str, OnDemand] = {}
+    for package in pkgutil.iter_modules(ui.__path__, f"{ui.__name__}."):
+        if not package.ispkg:
+            continue
+        pkg = importlib.import_module(package.name)
+        for info in pkgutil.iter_modules(pkg.__path__, f"{pkg.__name__}."):
+            for obj in vars(importlib.import_module(info.name)).values():
+                if isinstance(obj, OnDemand):
+                    found.setdefault(obj.key, obj)
+    return list(found.values())
+
+
+def every_section_open() -> dict[str, str]:
+    """Query parameters that open every on-demand section of any page (the benchmark, the tests)."""
+    return {part.key: "true" for part in every_on_demand()}
