@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import math
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures.data import as_array, compact
-from posviz.figures.layout import look, number
+from posviz.figures.layout import axis_name, look, number
+from posviz.figures.rebuild import on_panel
 
 # Sequential and colourblind-safe for indices; diverging, centred at 0, for
 # signed values such as biases (ColorBrewer RdBu reads under all common CVDs).
@@ -67,8 +70,30 @@ def colors_for(z, palette: str, zmin, zmax) -> dict:
     )
 
 
-def mask_traces(mask, q_pos, k_pos, *, label: str, lecture: bool = False) -> list[go.Scatter]:
-    """The legend entry of masked cells (grey), and an outlined marker on each when they are few.
+@functools.cache
+def _stops(name: str) -> tuple[tuple[float, str], ...]:
+    return go.layout.Coloraxis(colorscale=name).colorscale  # Plotly's own reading of the name, "_r" and all
+
+
+def scale_stops(name: str) -> list[list[float | str]]:
+    """A named colour scale (``"RdBu_r"``) as the ``[[0.0, "rgb(...)"], ...]`` stops Plotly's validators make.
+
+    Plotly.js knows fewer names than Plotly (and draws some of them differently), so
+    a spec built as plain data spells the scale out, as a validated figure would.
+    """
+    return [list(stop) for stop in _stops(name)]
+
+
+def plain(props: dict[str, Any]) -> dict[str, Any]:
+    """Trace or colour-axis properties as a validated figure sends them: no ``None``, named scales spelled out."""
+    out = {k: v for k, v in props.items() if v is not None}
+    if isinstance(out.get("colorscale"), str):
+        out["colorscale"] = scale_stops(out["colorscale"])
+    return out
+
+
+def mask_traces(mask, q_pos, k_pos, *, label: str, lecture: bool = False) -> list[dict[str, Any]]:
+    """The legend entry of masked cells (grey), and an outlined marker on each when they are few (plain data).
 
     Masked cells are gaps that show the grey plot background. A thin set of them
     (under 5 % of the cells, e.g. the diagonal of a 128 x 128 view) would be a
@@ -83,7 +108,8 @@ def mask_traces(mask, q_pos, k_pos, *, label: str, lecture: bool = False) -> lis
         rows, cols = np.nonzero(mask)
         q, k = as_array(q_pos), as_array(k_pos)
         return [
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=compact(k[cols]),
                 y=compact(q[rows]),
                 mode="markers",
@@ -93,12 +119,14 @@ def mask_traces(mask, q_pos, k_pos, *, label: str, lecture: bool = False) -> lis
                 hovertemplate=f"query i = %{{y}}<br>key j = %{{x}}<br>{label}<extra></extra>",
             )
         ]
-    return [go.Scatter(x=[None], y=[None], mode="markers", marker=entry, name=label, showlegend=True, hoverinfo="skip")]
+    only = dict(type="scatter", x=[None], y=[None], mode="markers", marker=entry, name=label, showlegend=True)
+    return [dict(only, hoverinfo="skip")]
 
 
-def legend_only(trace: go.Scatter) -> bool:
-    """A trace that only makes a legend entry (no points): ``x == (None,)``."""
-    return isinstance(trace.x, tuple) and trace.x == (None,)
+def legend_only(trace: dict[str, Any]) -> bool:
+    """A trace that only makes a legend entry (no points): ``x == [None]``."""
+    x = trace.get("x")
+    return isinstance(x, list | tuple) and list(x) == [None]
 
 
 def cell_ranges(q_pos, k_pos) -> tuple[list[float], list[float]]:
@@ -110,21 +138,27 @@ def cell_ranges(q_pos, k_pos) -> tuple[list[float], list[float]]:
     return ranges[0], ranges[1][::-1]
 
 
-def add_masks(fig: go.Figure, panels: list, q_pos, k_pos, *, label: str, lecture: bool) -> None:
-    """Mask markers on each ``(row, col, mask)`` panel, one legend entry in all; a grey plot background."""
+def add_masks(
+    data: list[dict[str, Any]], layout: dict[str, Any], panels: list, q_pos, k_pos, *, label: str, lecture: bool
+) -> None:
+    """Add mask markers to ``data`` and ``layout`` (plain data) for each ``(panel, mask)``.
+
+    Panels are numbered row by row from 1, as :func:`posviz.figures.rebuild.on_panel`
+    numbers them. One legend entry in all; the plot background turns grey.
+    """
     legend = False
     x_range, y_range = cell_ranges(q_pos, k_pos)
-    for row, col, mask in panels:
+    for panel, mask in panels:
         if not mask.any():
             continue
         for trace in mask_traces(mask, q_pos, k_pos, label=label, lecture=lecture):
             if legend_only(trace) and legend:
                 continue
-            trace.showlegend, trace.legendgroup = not legend, "mask"
+            trace.update(showlegend=not legend, legendgroup="mask", **on_panel(panel))
             legend = True
-            fig.add_trace(trace, row=row, col=col)
+            data.append(trace)
             if not legend_only(trace):
-                fig.update_xaxes(range=x_range, row=row, col=col)
-                fig.update_yaxes(range=y_range, autorange=False, row=row, col=col)
+                layout.setdefault(axis_name("x", panel), {})["range"] = x_range
+                layout.setdefault(axis_name("y", panel), {}).update(range=y_range, autorange=False)
     if legend:
-        fig.update_layout(plot_bgcolor=MASK_COLOR)
+        layout["plot_bgcolor"] = MASK_COLOR

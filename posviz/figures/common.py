@@ -11,6 +11,7 @@ the colour bar); masked cells have their own colour and a legend entry.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -24,16 +25,15 @@ from posviz.figures.colors import (
     POSITIVE,
     SEQUENTIAL,
     add_masks,
-    cell_ranges,
     colors_for,
-    legend_only,
     log_colors,
     mask_traces,
+    plain,
 )
 from posviz.figures.data import as_array, compact
-from posviz.figures.layout import Look, axis_name, finish, look, number, subtitle_lines, update_axes
+from posviz.figures.layout import Look, axis_name, finish, look, number, subtitle_lines
 from posviz.figures.memory import bytes_figure, human_bytes
-from posviz.figures.rebuild import on_panel, subplot_grid, unvalidated
+from posviz.figures.rebuild import on_panel, subplot_grid
 
 # Re-exported: the figure modules and the ui import these from here.
 __all__ = [
@@ -82,51 +82,63 @@ def sample_note(q_pos, k_pos, q_len: int, k_len: int) -> str | None:
 
 
 def _heatmap_trace(
-    z, q_pos, k_pos, *, value_name: str, value_format: str, colour=None, text: bool = True, **kwargs
-) -> go.Heatmap:
-    """A heatmap of ``z``; ``colour`` (same shape), when given, is what the colour scale shows (log10 |z|)."""
+    z, q_pos, k_pos, *, value_name: str, value_format: str, colour=None, text: bool = True, **props
+) -> dict[str, Any]:
+    """A heatmap trace of ``z`` as plain data; ``colour`` (same shape), when given, is what the colour
+    scale shows (log10 |z|). ``props``: further trace properties (a named ``colorscale`` is spelled out)."""
     q = as_array(q_pos).astype(np.int64)
     k = as_array(k_pos).astype(np.int64)
     rel = compact(k[None, :] - q[:, None])  # (q, k), r = j - i
     z = compact(z)
-    extra = {}
+    trace = dict(type="heatmap", x=compact(k), y=compact(q), **plain(props))
     small = z.shape[0] <= MAX_TEXT_CELLS and z.shape[1] <= MAX_TEXT_CELLS and text
     if colour is not None:  # colours and values differ: the values travel as customdata
-        extra["customdata"] = np.stack([rel.astype(np.float32), z.astype(np.float32)], axis=-1)
-        hover = (
+        trace["customdata"] = np.stack([rel.astype(np.float32), z.astype(np.float32)], axis=-1)
+        trace["hovertemplate"] = (
             "query i = %{y}<br>key j = %{x}<br>r = j − i = %{customdata[0]}"
             f"<br>{value_name} = %{{customdata[1]:{value_format}}}<extra></extra>"
         )
         if small:
-            extra["text"] = [[_cell(v, value_format) for v in row] for row in z]
-            extra["texttemplate"] = "%{text}"
-        return go.Heatmap(z=colour, x=compact(k), y=compact(q), hovertemplate=hover, **extra, **kwargs)
+            trace["text"] = [[_cell(v, value_format) for v in row] for row in z]
+            trace["texttemplate"] = "%{text}"
+        trace["z"] = compact(colour)
+        return trace
     if small:
-        extra["texttemplate"] = f"%{{z:{value_format}}}"
+        trace["texttemplate"] = f"%{{z:{value_format}}}"
     if value_name == "r":  # the matrix is r itself: no second copy of it for the hover
-        hover = "query i = %{y}<br>key j = %{x}<br>r = j − i = %{z}<extra></extra>"
+        trace["hovertemplate"] = "query i = %{y}<br>key j = %{x}<br>r = j − i = %{z}<extra></extra>"
     else:
-        extra["customdata"] = rel
-        hover = (
+        trace["customdata"] = rel
+        trace["hovertemplate"] = (
             "query i = %{y}<br>key j = %{x}<br>r = j − i = %{customdata}"
             f"<br>{value_name} = %{{z:{value_format}}}<extra></extra>"
         )
-    return go.Heatmap(z=z, x=compact(k), y=compact(q), hovertemplate=hover, **extra, **kwargs)
+    trace["z"] = z
+    return trace
+
+
+def _coloraxis(colors: dict[str, Any], bar: dict[str, Any]) -> dict[str, Any]:
+    """A layout colour axis from :func:`colors_for`'s (or :func:`log_colors`') scale and a colour bar."""
+    names = dict(colorscale="colorscale", zmin="cmin", zmax="cmax", zmid="cmid")
+    return plain({names[k]: v for k, v in colors.items()} | dict(colorbar=bar))
 
 
 def _cell(v: float, value_format: str) -> str:
     return "" if not np.isfinite(v) else format(float(v), value_format.replace("d", ".0f"))
 
 
-def _axes(fig: go.Figure, q_pos, k_pos) -> None:
-    """Position axes: whole-number ticks, queries top to bottom, no grid or zero lines over cells."""
+def _axes(q_pos, k_pos) -> dict[str, Any]:
+    """Position axes as layout data: whole-number ticks, queries top to bottom, no grid or zero lines over cells."""
+    layout = {}
     for letter, title, pos, extra in (
         ("x", "key position j", k_pos, {}),
         ("y", "query position i", q_pos, {"autorange": "reversed"}),
     ):
         pos = as_array(pos)
         whole = {"dtick": 1} if len(pos) and pos.max() - pos.min() < 10 else {}  # no ticks at 0.5
-        update_axes(fig, letter, title_text=title, automargin=True, showgrid=False, zeroline=False, **whole, **extra)
+        axis = dict(title=dict(text=title), automargin=True, showgrid=False, zeroline=False, **whole, **extra)
+        layout[axis_name(letter)] = axis
+    return layout
 
 
 def heatmap(
@@ -184,18 +196,12 @@ def heatmap(
         colorbar=bar,
         **colors,
     )
-    fig = go.Figure(trace)
-    _axes(fig, q_pos, k_pos)
-    if masked:
-        for extra in mask_traces(mask, q_pos, k_pos, label=mask_label or "masked", lecture=lecture):
-            fig.add_trace(extra)
-            if not legend_only(extra):  # markers: keep the axes at the cells' edges
-                x_range, y_range = cell_ranges(q_pos, k_pos)
-                update_axes(fig, "x", range=x_range)
-                update_axes(fig, "y", range=y_range, autorange=False)
-        fig.update_layout(plot_bgcolor=MASK_COLOR)  # gaps (masked cells) show the background
+    data, layout = [trace], _axes(q_pos, k_pos)
+    if masked:  # gaps show the grey background
+        add_masks(data, layout, [(1, mask)], q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    return finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
+    spec = dict(data=data, layout=layout)
+    return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
 
 
 def heatmap_grid(
@@ -245,10 +251,7 @@ def heatmap_grid(
         bar["title"]["text"] = f"{value_name} (log)"
     else:
         colors = colors_for(zs, palette, None, None)
-    coloraxis = dict(colorscale=colors["colorscale"], cmin=colors.get("zmin"), cmax=colors.get("zmax"), colorbar=bar)
-    if "zmid" in colors:
-        coloraxis["cmid"] = colors["zmid"]
-    layout["coloraxis"] = go.layout.Coloraxis(coloraxis).to_plotly_json()  # validated: named scales become stops
+    layout["coloraxis"] = _coloraxis(colors, bar)
     for name in layout:
         if name.startswith(("xaxis", "yaxis")):
             layout[name].update(automargin=True, showgrid=False, zeroline=False)
@@ -280,13 +283,13 @@ def heatmap_grid(
             y["showticklabels"] = False
         else:
             y["title"] = dict(text="query i")
-    fig = unvalidated(dict(data=traces, layout=layout, **grid))
     if masked:
-        panels = [(h // cols + 1, h % cols + 1, mask[h]) for h in range(n)]
-        add_masks(fig, panels, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
+        panels = [(h + 1, mask[h]) for h in range(n)]
+        add_masks(traces, layout, panels, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    subtitle = subtitle_lines(subtitle, note)
-    return finish(fig, title=title, subtitle=subtitle, lecture=lecture, height=max(lk.height, 220 * rows + 140))
+    spec = dict(data=traces, layout=layout, **grid)
+    height = max(lk.height, 220 * rows + 140)
+    return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture, height=height)
 
 
 @dataclass(frozen=True)
@@ -339,7 +342,7 @@ def heatmap_row(
         z = as_array(p.z).astype(np.float32)
         if p.mask is not None:
             mask = as_array(p.mask).astype(bool)
-            masks.append((1, c + 1, mask))
+            masks.append((c + 1, mask))
             z = np.where(mask, np.nan, z)
         colour = None
         if p.log_scale:
@@ -350,16 +353,12 @@ def heatmap_row(
         axis = "coloraxis" if shared_scale or c == 0 else f"coloraxis{c + 1}"
         if not shared_scale or c == 0:
             name = f"{p.value_name} (log)" if colour is not None else p.value_name
-            bar = dict(title=dict(text=name, side="top"), orientation="h", len=width * 0.9, **ticks)
-            bar.update(x=c * (width + gap) + width / 2, xanchor="center", title_side="right" if shared_scale else "top")
+            side = "right" if shared_scale else "top"
+            bar = dict(title=dict(text=name, side=side), orientation="h", len=width * 0.9, **ticks)
+            bar.update(x=c * (width + gap) + width / 2, xanchor="center")
             if shared_scale:
                 bar.update(x=0.5, len=0.6)
-            scale = dict(
-                colorscale=colors["colorscale"], cmin=colors.get("zmin"), cmax=colors.get("zmax"), colorbar=bar
-            )
-            if "zmid" in colors:
-                scale["cmid"] = colors["zmid"]
-            layout[axis] = go.layout.Coloraxis(scale).to_plotly_json()  # validated: named scales become stops
+            layout[axis] = _coloraxis(colors, bar)
         trace = _heatmap_trace(
             z,
             q_pos,
@@ -378,7 +377,7 @@ def heatmap_row(
         layout[axis_name("x", c + 1)].update(title=dict(text="key position j"), showgrid=False, zeroline=False)
         layout[axis_name("y", c + 1)].update(autorange="reversed", showgrid=False, zeroline=False, **whole)
     layout["yaxis"]["title"] = dict(text="query position i")
-    fig = unvalidated(dict(data=traces, layout=layout, **grid))
-    add_masks(fig, masks, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
+    add_masks(traces, layout, masks, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    return finish(fig, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
+    spec = dict(data=traces, layout=layout, **grid)
+    return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)

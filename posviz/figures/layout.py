@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.figures.rebuild import rebuild
+from posviz.figures.rebuild import assemble, parts
 
 LINE_EM = 1.3  # Plotly's line height for text with <br>
 # The app's own font (Streamlit serves it, so every viewer has it); measured mean
@@ -139,25 +140,32 @@ def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
     return vals, [number(v, 3, power=power) for v in vals]
 
 
-def _axis_values(fig: go.Figure, name: str) -> np.ndarray:
+def _prop(trace: Any, name: str) -> Any:
+    """A trace's property, from a trace object or a trace as plain data (None when unset)."""
+    return trace.get(name) if isinstance(trace, dict) else getattr(trace, name, None)
+
+
+def _axis_values(data: list[Any], name: str) -> np.ndarray:
     """Positive finite values the traces put on axis ``name`` (``xaxis``, ``yaxis2``, ...)."""
     letter, suffix = name[0], name[5:]
     ref = letter + suffix
     chunks = []
-    for trace in fig.data:
-        if (getattr(trace, f"{letter}axis", None) or letter) != ref:
+    for trace in data:
+        if (_prop(trace, f"{letter}axis") or letter) != ref:
             continue
-        values = getattr(trace, letter, None)
+        values = _prop(trace, letter)
         if values is None:
             continue
-        arr = np.asarray([np.nan if v is None else v for v in values] if isinstance(values, tuple) else values)
+        if isinstance(values, list | tuple):
+            values = [np.nan if v is None else v for v in values]
+        arr = np.asarray(values)
         if arr.dtype.kind in "iuf":
             arr = arr.astype(np.float64).ravel()
             chunks.append(arr[np.isfinite(arr) & (arr > 0)])
     return np.concatenate(chunks) if chunks else np.zeros(0)
 
 
-def _log_tick_props(fig: go.Figure, layout: dict) -> dict[str, dict]:
+def _log_tick_props(data: list[Any], layout: dict) -> dict[str, dict]:
     """``{axis name: tick props}``: full labels for every log axis of ``layout`` without explicit ticks."""
     out = {}
     for name, axis in layout.items():
@@ -168,7 +176,7 @@ def _log_tick_props(fig: go.Figure, layout: dict) -> dict[str, dict]:
         if axis.get("range") is not None:
             lo, hi = (10.0**v for v in axis["range"])
         else:
-            values = _axis_values(fig, name)
+            values = _axis_values(data, name)
             if not values.size:
                 continue
             lo, hi = float(values.min()), float(values.max())
@@ -194,6 +202,15 @@ def update_axes(fig: go.Figure, letter: str, **props) -> go.Figure:
     return fig.update_layout({name: props for name in _axis_names(fig, letter)})
 
 
+def _layout_axes(layout: dict) -> list[str]:
+    """Every x and y axis of a layout as plain data; ``xaxis`` and ``yaxis`` always (a figure has them)."""
+    named = [k for k in layout if _AXIS.fullmatch(k)]
+    return sorted({"xaxis", "yaxis", *named}, key=lambda k: (k[0], len(k), k))
+
+
+_AXIS = re.compile(r"[xy]axis\d*")
+
+
 def _axis_names(fig: go.Figure, letter: str) -> list[str]:
     """Every ``"x"`` or ``"y"`` axis of ``fig``: ``xaxis`` (always), ``xaxis2``, ..."""
     pattern = re.compile(rf"{letter}axis\d*")
@@ -216,16 +233,17 @@ def _band_above_plot(annotations: list[dict], font: int) -> int:
     return int(math.ceil(band))
 
 
-def _legend_entries(fig: go.Figure, layout: dict) -> list[str]:
+def _legend_entries(data: list[Any], layout: dict) -> list[str]:
     if layout.get("showlegend") is False:
         return []
     names = []
-    for trace in fig.data:
-        if trace.showlegend is False or not trace.name or trace.type in ("heatmap", "histogram2d"):
+    for trace in data:
+        shown, name = _prop(trace, "showlegend"), _prop(trace, "name")
+        if shown is False or not name or (_prop(trace, "type") or "scatter") in ("heatmap", "histogram2d"):
             continue
-        if trace.showlegend is None and len(fig.data) == 1:
+        if shown is None and len(data) == 1:
             continue  # plotly shows no legend for a lone trace
-        names.append(trace.name)
+        names.append(name)
     return names
 
 
@@ -277,7 +295,9 @@ def _merge(into: dict, extra: dict) -> dict:
     return into
 
 
-def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, height: int | None = None) -> go.Figure:
+def finish(
+    fig: go.Figure | dict[str, Any], *, title: str, subtitle: str | None, lecture: bool, height: int | None = None
+) -> go.Figure:
     """Shared title, fonts, legend and margins; ``subtitle`` lines are separated by ``<br>``.
 
     Title and subtitle are wrapped to fit the chart and stacked from the top; the top
@@ -285,26 +305,27 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
     log axes get full tick labels; annotations take the figure's font size. Call it
     after the traces and annotations are added, and use the figure it returns.
 
-    The layout is edited as plain data and the figure rebuilt once, without validating
-    again what came from validated objects: Plotly's own updates cost about 10 ms a
-    figure here (30 ms for a grid of panels). ``tests/app/test_specs.py`` validates
-    every figure the pages send.
+    ``fig`` is a ``go.Figure`` or a spec built as plain data (``dict(data=..., layout=...)``,
+    :func:`posviz.figures.rebuild.parts`), which this takes over. The layout is edited as
+    plain data and the figure built once, not validated: Plotly's own updates cost about
+    10 ms a figure here (30 ms for a grid of panels). ``tests/app/test_specs.py`` and
+    ``tests/figures/test_plain_specs.py`` validate what the pages send.
     """
     lk = look(lecture)
-    layout = fig.layout.to_plotly_json()  # a deep copy, as plain data
+    data, layout, rest = parts(fig)
     title_size = title_font(title, lk)
     title_text = wrap(title, size=title_size, width=lk.width - 2 * TITLE_PAD)
     sub_text = wrap(subtitle, size=lk.font, width=lk.width - 2 * TITLE_PAD)
     annotations = layout.get("annotations", [])
     for a in annotations:
         a.setdefault("font", {})["size"] = lk.font
-    for name, props in _log_tick_props(fig, layout).items():
+    for name, props in _log_tick_props(data, layout).items():
         _merge(layout.setdefault(name, {}), props)
     header = TITLE_PAD + line_count(title_text) * LINE_EM * title_size
     if sub_text:
         header += 0.5 * lk.font + line_count(sub_text) * LINE_EM * lk.font
     top = int(math.ceil(header + GAP + _band_above_plot(annotations, lk.font) + (GAP if annotations else 0)))
-    names = _legend_entries(fig, layout)
+    names = _legend_entries(data, layout)
     legend_band = legend_rows(names, font=lk.font, width=lk.width - 40) * LINE_EM * lk.font + 8 + GAP if names else 0
     bars = _bars_below(layout)
     bar_band = 2 * LINE_EM * lk.font + BAR_THICKNESS + 16 if bars else 0
@@ -334,9 +355,9 @@ def finish(fig: go.Figure, *, title: str, subtitle: str | None, lecture: bool, h
             hoverlabel=dict(font=dict(size=lk.font)),
         ),
     )
-    for name in _axis_names(fig, "x") + _axis_names(fig, "y"):
+    for name in _layout_axes(layout):
         _merge(layout.setdefault(name, {}), dict(automargin=True, title=dict(standoff=8)))
-    return rebuild(fig, layout)
+    return assemble(data, layout, rest)
 
 
 def retitle(fig: go.Figure, title: str, *, lecture: bool) -> go.Figure:

@@ -41,8 +41,11 @@ class Mark:
     position: str = "top right"
 
 
-def add_marks(fig: go.Figure, marks: list[Mark], *, vertical: bool = True, line: dict[str, Any]) -> go.Figure:
-    """Draw every mark as a line across the plot (first x and y axes), with its label; returns ``fig``."""
+def add_marks(fig: go.Figure | dict[str, Any], marks: list[Mark], *, vertical: bool = True, line: dict[str, Any]):
+    """Draw every mark as a line across the plot (first x and y axes), with its label; returns ``fig``.
+
+    ``fig``: a ``go.Figure``, or a spec built as plain data (``dict(data=..., layout=...)``).
+    """
     shapes, labels = [], []
     for m in marks:
         if vertical:
@@ -57,4 +60,9 @@ def add_marks(fig: go.Figure, marks: list[Mark], *, vertical: bool = True, line:
                 else dict(y=m.at, yref="y", x=where, xref="x domain")
             )
             labels.append(dict(text=m.label, showarrow=False, xanchor=xanchor, yanchor=yanchor, **at))
+    if isinstance(fig, dict):
+        layout = fig.setdefault("layout", {})
+        layout["shapes"] = [*layout.get("shapes", []), *shapes]
+        layout["annotations"] = [*layout.get("annotations", []), *labels]
+        return fig
     return fig.update_layout(shapes=[*fig.layout.shapes, *shapes], annotations=[*fig.layout.annotations, *labels])

@@ -167,16 +167,17 @@ def bucket_profile_figure(
     """
     lk = look(lecture)
     r, b = step_points(as_array(r), as_array(bucket))
-    fig = go.Figure(
-        go.Scatter(
-            x=r,
-            y=b,
-            mode="lines",
-            line=dict(shape="hv", width=lk.line),
-            name="bucket",
-            hovertemplate="r = %{x}<br>bucket = %{y}<extra></extra>",
-        )
+    line = dict(
+        type="scatter",
+        x=r,
+        y=b,
+        mode="lines",
+        line=dict(shape="hv", width=lk.line),
+        name="bucket",
+        hovertemplate="r = %{x}<br>bucket = %{y}<extra></extra>",
     )
+    layout = dict(xaxis=dict(title=dict(text="relative position r = j − i")), yaxis=dict(title=dict(text="bucket")))
+    spec = dict(data=[line], layout=layout)  # plain data: finish() builds the figure once
     marks = [(-max_exact, "−max_exact", "top left"), (-max_distance, "−max_distance", "top left")]
     if bidirectional:
         marks += [(max_exact, "max_exact", "bottom right"), (max_distance, "max_distance", "bottom right")]
@@ -186,13 +187,12 @@ def bucket_profile_figure(
             marks.append((last_start, "last bucket", "top right"))
     if view_r is not None:
         lo, hi = max(view_r[0], int(r.min())), min(view_r[1], int(r.max()))
-        fig.add_vrect(x0=lo, x1=hi, fillcolor="#4c78a8", opacity=0.08, line_width=0)
+        shade = dict(type="rect", x0=lo, x1=hi, xref="x", y0=0, y1=1, yref="y domain", line=dict(width=0))
+        layout["shapes"] = [dict(shade, fillcolor="#4c78a8", opacity=0.08)]
     seen = [Mark(x, label, where) for x, label, where in marks if r.min() <= x <= r.max()]
-    add_marks(fig, seen, line=dict(dash="dot", color="#555"))
-    fig.update_xaxes(title_text="relative position r = j − i")
-    fig.update_yaxes(title_text="bucket")
+    add_marks(spec, seen, line=dict(dash="dot", color="#555"))
     return finish(
-        fig,
+        spec,
         title="Bucket as a function of distance",
         subtitle=subtitle_lines(
             "one step per distance up to max_exact, then logarithmically wider steps",

@@ -11,17 +11,19 @@ view (``.data``, ``.layout``, ...) only when something reads it: a notebook, a
 test. Building it costs more than the whole rerun of a cached page (1 to 3 ms
 a figure); freezing copies the builder's properties without ``deepcopy`` (the
 builder's figure is dropped, and only containers are copied: arrays are
-replaced, never changed).
+replaced, never changed). A figure the shared builders made as plain data
+(:class:`posviz.figures.rebuild.SpecFigure`) is frozen straight from that data:
+its object view is never built on the way to the browser.
 
 What leans on other libraries' internals, and only here:
 
 - Streamlit serialises a ``go.Figure`` through its ``to_dict()`` and reads
   nothing else of it;
-- ``go.Figure.__init__(spec, _validate=False)`` (a private Plotly argument)
-  builds the object view of a spec that already came out of a validated
-  figure; a figure keeps its properties in ``_data``, ``_layout`` and
-  ``_frame_objs``, and ``_plotly_utils.utils.convert_to_base64`` encodes
-  arrays as ``to_dict()`` does.
+- ``go.Figure.__init__(spec, _validate=False)`` (a private Plotly argument,
+  through ``SpecFigure``) builds the object view of a stored spec; a figure
+  keeps its properties in ``_data``, ``_layout`` and ``_frame_objs``,
+  ``_plotly_utils.utils.convert_to_base64`` encodes arrays as ``to_dict()``
+  does, and ``to_dict()`` adds the default template to a layout without one.
 
 ``tests/ui/test_frozen.py`` fails if any of these changes. The stored spec is
 shared by every session: nothing may mutate a frozen figure or its ``to_dict()``.
@@ -29,38 +31,26 @@ shared by every session: nothing may mutate a frozen figure or its ``to_dict()``
 
 from __future__ import annotations
 
-import threading
+import functools
 from typing import Any
 
 import plotly.graph_objects as go
+import plotly.io as pio
 from _plotly_utils.utils import convert_to_base64
 
-_build_lock = threading.Lock()  # sessions share frozen figures: one builds the object view
+from posviz.figures.rebuild import SpecFigure
 
 
-class FrozenFigure(go.Figure):
+class FrozenFigure(SpecFigure):
     """A ``go.Figure`` whose serialised spec is computed once. Read it; never mutate it."""
-
-    def __init__(self, spec: dict[str, Any]) -> None:
-        # No go.Figure.__init__ yet: the object view is built on first use (__getattr__).
-        object.__setattr__(self, "_frozen_spec", spec)
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when normal lookup fails: before the object view exists, its attributes do not.
-        if name.startswith("__") or "_data_objs" in self.__dict__:
-            raise AttributeError(name)
-        with _build_lock:
-            if "_data_objs" not in self.__dict__:
-                go.Figure.__init__(self, self._frozen_spec, _validate=False)  # as posviz.figures.rebuild
-        return getattr(self, name)
 
     def to_dict(self) -> dict[str, Any]:
         """The stored spec itself (shared: do not mutate it)."""
-        return self._frozen_spec
+        return self._spec
 
     def to_plotly_json(self) -> dict[str, Any]:
         """The stored spec (what JSON encoders and ``plotly.io`` read)."""
-        return self._frozen_spec
+        return self._spec
 
 
 def _containers(value: Any) -> Any:
@@ -82,8 +72,31 @@ def spec_of(fig: go.Figure) -> dict[str, Any]:
     return spec
 
 
+def plain_spec_of(fig: SpecFigure) -> dict[str, Any]:
+    """What ``fig.to_dict()`` would be, straight from the plain data of a figure whose view is not built.
+
+    As :func:`spec_of`, containers are copied and arrays encoded; the layout gets the
+    default template as ``to_dict()`` adds it (one shared copy, after the encoding: it holds no arrays).
+    """
+    spec = fig.spec
+    out = {"data": _containers(spec.get("data", [])), "layout": _containers(spec.get("layout", {}))}
+    if spec.get("frames"):
+        out["frames"] = _containers(spec["frames"])
+    convert_to_base64(out)
+    if "template" not in out["layout"] and pio.templates.default:
+        out["layout"]["template"] = _template(pio.templates.default)
+    return out
+
+
+@functools.cache
+def _template(name: str) -> dict[str, Any]:
+    return pio.templates[name].to_plotly_json()
+
+
 def freeze(fig: go.Figure) -> FrozenFigure:
     """``fig``'s spec, encoded once (``fig`` is left as it was)."""
     if isinstance(fig, FrozenFigure):
         return fig
+    if isinstance(fig, SpecFigure) and not fig.built:
+        return FrozenFigure(plain_spec_of(fig))
     return FrozenFigure(spec_of(fig))
