@@ -45,11 +45,17 @@ def _cases():
     grid = dict(q_pos=Q, k_pos=K, title="grid", value_name="v")
     titles = [f"head {h}" for h in range(5)]
     yield "grid", heatmap_grid(RNG.standard_normal((5, 12, 12)), titles=titles, **grid)
-    yield "grid masked", heatmap_grid(
-        RNG.standard_normal((5, 12, 12)), titles=titles, mask=DIAGONAL, mask_label="d", lecture=True, **grid
+    yield (
+        "grid masked",
+        heatmap_grid(
+            RNG.standard_normal((5, 12, 12)), titles=titles, mask=DIAGONAL, mask_label="d", lecture=True, **grid
+        ),
     )
-    yield "grid log", heatmap_grid(
-        np.stack([WEIGHTS, WEIGHTS.T]), titles=["a", "b"], palette="sequential", cols=2, log_scale=True, **grid
+    yield (
+        "grid log",
+        heatmap_grid(
+            np.stack([WEIGHTS, WEIGHTS.T]), titles=["a", "b"], palette="sequential", cols=2, log_scale=True, **grid
+        ),
     )
     panels = [Panel(SIGNED, "left", "v", palette="diverging"), Panel(WEIGHTS, "right", "w", log_scale=True)]
     yield "row", heatmap_row(panels, q_pos=Q, k_pos=K, title="row")
@@ -58,14 +64,17 @@ def _cases():
     shared = [Panel(SIGNED, "a", "v", palette="diverging"), Panel(2 * SIGNED, "b", "v", palette="diverging")]
     yield "row shared", heatmap_row(shared, q_pos=Q, k_pos=K, title="row", shared_scale=True)
     r = np.arange(-40, 41)
-    yield "step chart", bucket_profile_figure(
-        r,
-        np.minimum(np.abs(r), 20),
-        max_exact=8,
-        max_distance=32,
-        bidirectional=True,
-        last_start=30,
-        view_r=(-20, 20),
+    yield (
+        "step chart",
+        bucket_profile_figure(
+            r,
+            np.minimum(np.abs(r), 20),
+            max_exact=8,
+            max_distance=32,
+            bidirectional=True,
+            last_start=30,
+            view_r=(-20, 20),
+        ),
     )
 
 
