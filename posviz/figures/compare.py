@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -14,25 +15,29 @@ def _mode(causal: bool) -> str:
     return "causal (CoPE always)" if causal else "every key visible (CoPE stays causal)"
 
 
-def _lines(x, ys, *, names, colours, hover: tuple[str, str, str], lecture: bool, markers: bool) -> go.Figure:
-    """One line per scheme: ``ys`` (schemes, n) against ``x`` (n,), in each scheme's colour (None: Plotly's)."""
+def _lines(x, ys, *, names, colours, hover: tuple[str, str, str], lecture: bool, markers: bool) -> dict[str, Any]:
+    """One line per scheme: ``ys`` (schemes, n) against ``x`` (n,), in each scheme's colour (None: Plotly's).
+
+    A spec as plain data (``finish`` builds the figure once, see ``posviz.figures.rebuild``).
+    """
     lk = look(lecture)
     x_name, y_name, y_format = hover
-    fig = go.Figure()
+    traces = []
     for i, (name, y) in enumerate(zip(names, ys, strict=True)):
-        fig.add_trace(
-            go.Scatter(
-                x=compact(x),
-                y=np.asarray(y, dtype=np.float32),
-                mode="lines+markers" if markers else "lines",
-                name=name,
-                line=dict(width=lk.line, color=None if colours is None else colours[i]),
-                marker=dict(size=lk.line + 3) if markers else None,
-                hovertemplate=f"{name}<br>{x_name} = %{{x}}<br>{y_name} = %{{y:{y_format}}}<extra></extra>",
-            )
+        line = dict(width=lk.line) if colours is None else dict(width=lk.line, color=colours[i])
+        trace = dict(
+            type="scatter",
+            x=compact(x),
+            y=np.asarray(y, dtype=np.float32),
+            mode="lines+markers" if markers else "lines",
+            name=name,
+            line=line,
+            hovertemplate=f"{name}<br>{x_name} = %{{x}}<br>{y_name} = %{{y:{y_format}}}<extra></extra>",
         )
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0))
-    return fig
+        if markers:
+            trace["marker"] = dict(size=lk.line + 3)
+        traces.append(trace)
+    return dict(data=traces, layout=dict(legend=dict(orientation="h", y=-0.2, x=0)))
 
 
 def term_profile_figure(
@@ -53,8 +58,10 @@ def term_profile_figure(
         lecture=lecture,
         markers=True,
     )
-    fig.update_xaxes(title_text=f"distance i − j from the last query (i = {last})")
-    fig.update_yaxes(title_text="position term: logit − q·k/√d")
+    fig["layout"].update(
+        xaxis=dict(title=dict(text=f"distance i − j from the last query (i = {last})")),
+        yaxis=dict(title=dict(text="position term: logit − q·k/√d")),
+    )
     return finish(
         fig,
         title="What each scheme adds to one query's logits, against distance",
@@ -113,8 +120,10 @@ def attention_row_figure(
     fig = _lines(
         pos, w[:, last], names=names, colours=colours, hover=("key j", "weight", ".3f"), lecture=lecture, markers=False
     )
-    fig.update_xaxes(title_text="key position j")
-    fig.update_yaxes(title_text="attention weight", rangemode="tozero")
+    fig["layout"].update(
+        xaxis=dict(title=dict(text="key position j")),
+        yaxis=dict(title=dict(text="attention weight"), rangemode="tozero"),
+    )
     return finish(
         fig,
         title=f"Where the last query (i = {last}) looks, scheme by scheme",
