@@ -3,7 +3,7 @@
 import streamlit as st
 
 from posviz.figures.t5 import PIPELINE_STEPS, pipeline_matrix
-from posviz.ui.chrome import page_header, prose, rule_error, section
+from posviz.ui.chrome import page_header, prose, rule_error, section, short_code
 from posviz.ui.controls import lecture_mode, step_through
 from posviz.ui.exports import columns_csv, matrix_csv, show_figure
 from posviz.ui.sections import on_demand
@@ -135,7 +135,7 @@ with on_demand(texts.SHOW_ATTENTION) as shown:
 
 section("7 · The shape pitfall: transpose(0, 2) against permute(2, 0, 1)")
 prose(texts.PITFALL)
-st.code(texts.PITFALL_CODE.format(q=s.q_len, k=s.k_len, h=s.heads), language="python")
+short_code(texts.PITFALL_CODE.format(q=s.q_len, k=s.k_len, h=s.heads))
 if s.q_len != s.k_len:
     st.warning(pitfall_shape_note(hk))
 else:

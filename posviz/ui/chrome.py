@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import time
 from pathlib import Path
 
@@ -29,6 +30,17 @@ def prose(markdown: str, *, label: str = "Explanation") -> None:
 
 def section(title: str) -> None:
     st.header(title, divider="gray")
+
+
+def short_code(code: str) -> None:
+    """A few lines of code in the text, drawn as plain preformatted text.
+
+    ``st.code`` loads Streamlit's syntax highlighter, 1.5 MB of JavaScript that a first
+    visit to a page would parse for three lines (0.4 s of Chromium's time to draw ``/t5``,
+    measured with ``tools.loadtest --mode browser``). The "PyTorch code" blocks under
+    figures keep ``st.code``: they are drawn only when opened.
+    """
+    st.html(f'<pre class="posviz-code"><code>{html.escape(code)}</code></pre>')
 
 
 def rule_error(message: str) -> None:
@@ -64,7 +76,7 @@ html { font-size: 23px; }
 [data-testid="stSidebar"] [data-testid="stWidgetLabel"] p { font-size: 18px; }
 /* The fixed header is 3.75 rem tall (86 px at this root size): the page title starts below it. */
 [data-testid="stMainBlockContainer"] { max-width: 100%; padding: calc(3.75rem + 12px) 32px 64px 32px; }
-[data-testid="stCode"] code { font-size: 17px; }
+[data-testid="stCode"] code, pre.posviz-code { font-size: 17px; }
 /* Display formulas at body size; one wider than its box wraps after a top-level = or + (KaTeX's break points). */
 [data-testid="stMain"] .katex-display > .katex { font-size: 20px; white-space: normal; }
 [data-testid="stMain"] .katex-display { overflow: hidden; padding: 4px 0; }
@@ -82,10 +94,15 @@ html { font-size: 23px; }
 </style>"""
 
 
-# Every figure (its element key starts with "fig_", posviz.ui.exports.show_figure): until Plotly's code
+# Code in the text (short_code) looks like st.code, in the font Streamlit serves. Every figure (its element
+# key starts with "fig_", posviz.ui.exports.show_figure): until Plotly's code
 # has loaded and drawn it, Streamlit shows a 40 px skeleton; this one holds the figure's place (no jump
 # when it arrives) and says what is coming. Static CSS, no user text.
 _FIGURE_PLACEHOLDER_CSS = """<style>
+pre.posviz-code {
+  background: #f0f2f6; border-radius: 0.5rem; padding: 0.75rem 1rem; margin: 0 0 1rem 0; overflow-x: auto;
+  font-family: "Source Code Pro", monospace; font-size: 0.875rem; line-height: 1.5; color: #31333f;
+}
 [class*="st-key-fig_"] [data-testid="stSkeleton"] {
   height: 420px; display: flex; align-items: center; justify-content: center;
   background: #f3f4f6; border: 1px dashed #c3c7cf; border-radius: 6px;

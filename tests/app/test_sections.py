@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from posviz.schemes import PAGES as SCHEME_PAGES
 from posviz.ui.sections import OnDemand
 from posviz.ui.t5 import texts as t5_texts
 
@@ -103,3 +104,19 @@ def test_an_open_code_block_stays_open_while_stepping_through():
     step_code = [e for e in at.expander if e.key == "code_t5_step"]
     assert len(step_code) == 1 and len(step_code[0].code) == 1, "the code block closed on Next"
     assert keys(at)[1] == "fig_t5_step_2"
+
+
+@pytest.mark.parametrize("page", [p.path for p in SCHEME_PAGES], ids=lambda p: p.split("/")[-1])
+def test_a_first_visit_draws_no_highlighted_code(page):
+    # st.code makes the browser load Streamlit's 1.5 MB syntax highlighter: code in the text is
+    # drawn by posviz.ui.chrome.short_code, and the "PyTorch code" blocks only while open.
+    at = open_page(page, all_open=False)
+    assert_healthy(at)
+    assert not at.code, [c.value[:40] for c in at.code]
+
+
+def test_the_t5_pitfall_code_is_in_the_text():
+    at = open_t5(q_len="12", k_len="12", heads="4")
+    shown = [h.proto.body for h in at.get("html") if h.proto.body.startswith('<pre class="posviz-code">')]
+    assert len(shown) == 1 and "(12, 12, 4): (q_len, k_len, heads)" in shown[0]
+    assert "<script" not in shown[0]
