@@ -19,7 +19,7 @@ from posviz.encodings.t5 import (
     t5_bucket_steps,
 )
 from posviz.ui.axes import Axes, Window, axes
-from posviz.ui.cache import cached_view
+from posviz.ui.cache import cached_view, numpy_fields
 from posviz.ui.settings import project
 from posviz.ui.t5.settings import (
     MAIN_POINTS,
@@ -53,7 +53,7 @@ def toy_key(k: AttentionKey) -> AttentionKey:
 class BucketView:
     """Everything on the page that does not depend on the table."""
 
-    steps: T5BucketSteps  # every intermediate on the shown cells
+    steps: T5BucketSteps  # every intermediate on the shown cells, numpy arrays (cache.numpy_fields)
     max_exact: int
     profile_r: np.ndarray
     profile_bucket: np.ndarray
@@ -67,7 +67,7 @@ def bucket_view(k: BucketKey) -> BucketView:
     ax = main_axes(k)
     rel = relative_positions(torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos))  # (q shown, k shown)
     kw = dict(bidirectional=k.bidirectional, num_buckets=k.num_buckets, max_distance=k.max_distance)
-    steps = t5_bucket_steps(rel, **kw)
+    steps = numpy_fields(t5_bucket_steps(rel, **kw))
     r_min, r_max = -int(ax.q_pos[-1]), k.k_len - 1 - int(ax.q_pos[0])  # the whole view's range of r
     # The profile is a function of r, not of the view: show it a little past max_distance, where
     # every distance has joined the last bucket, on both sides (a decoder's future is all bucket 0).
