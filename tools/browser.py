@@ -186,13 +186,17 @@ async def measure(
                     page = await context.new_page()
                     cdp = await context.new_cdp_session(page)
                     await cdp.send("Network.enable")
-                    first = await visit(page, cdp, f"{url}/{p}", reload=False, pids=pids)
-                    if profile and r:
+                    profiled = profile and r
+                    if profiled:
                         await cdp.send("Profiler.enable")
                         await cdp.send("Profiler.setSamplingInterval", {"interval": 500})
                         await cdp.send("Profiler.start")
+                    first = await visit(page, cdp, f"{url}/{p}", reload=False, pids=pids)
+                    if profiled:
+                        first["profile"] = profile_summary((await cdp.send("Profiler.stop"))["profile"])
+                        await cdp.send("Profiler.start")
                     second = await visit(page, cdp, f"{url}/{p}", reload=True, pids=pids)
-                    if profile and r:
+                    if profiled:
                         second["profile"] = profile_summary((await cdp.send("Profiler.stop"))["profile"])
                     await context.close()
                     if r:
@@ -266,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--query", default="", help="query string for every page but home, e.g. q_len=131072")
     parser.add_argument("--repeats", type=int, default=3, help=f"visits per page (1 to {MAX_REPEATS})")
     parser.add_argument("--variant", action="append", default=[], help="LABEL:ITEM,... (see tools.procs.parse_variant)")
-    parser.add_argument("--profile", action="store_true", help="a JavaScript CPU profile of each second visit")
+    parser.add_argument("--profile", action="store_true", help="a JavaScript CPU profile of each visit")
     parser.add_argument("--nginx", action="store_true", help="serve through nginx (deploy/nginx.conf) in front")
     parser.add_argument("--url", default="", help="target a running server or proxy instead")
     parser.add_argument("--pids", default="", help="with --url: comma-separated server pids (for their CPU)")
