@@ -29,10 +29,11 @@ def test_no_unsafe_html_anywhere():
         assert "components.html" not in text and "components.v1" not in text, path
 
 
-def test_st_html_only_renders_static_css():
-    calls = {p.relative_to(ROOT).as_posix(): re.findall(r"st\.html\((.*?)\)", p.read_text()) for p in SOURCES}
+def test_st_html_only_renders_static_css_and_escaped_code():
+    calls = {p.relative_to(ROOT).as_posix(): re.findall(r"st\.html\((.*?)\)\n", p.read_text()) for p in SOURCES}
     calls = {p: c for p, c in calls.items() if c}
-    assert calls == {"posviz/ui/chrome.py": ["_FIGURE_PLACEHOLDER_CSS", "_FIGURE_PLACEHOLDER_CSS + _LECTURE_CSS"]}
+    code = """f'<pre class="posviz-code"><code>{html.escape(code)}</code></pre>'"""  # short_code: escaped text
+    assert calls == {"posviz/ui/chrome.py": [code, "_FIGURE_PLACEHOLDER_CSS", "_FIGURE_PLACEHOLDER_CSS + _LECTURE_CSS"]}
     chrome = (ROOT / "posviz/ui/chrome.py").read_text()
     for name in ("_FIGURE_PLACEHOLDER_CSS", "_LECTURE_CSS"):
         assert re.search(rf'^{name} = """<style>', chrome, flags=re.M), name  # a literal, no formatting
@@ -52,3 +53,15 @@ def test_every_cache_is_bounded_and_keyed_by_scalars():
         assert not re.search(r"@st\.cache_(data|resource)\s*$", text, flags=re.M), path
         for args in re.findall(r"@st\.cache_(?:data|resource)\((.*?)\)\s*\n", text):
             assert "max_entries=" in args, (path, args)
+
+
+def test_code_in_the_text_is_escaped(monkeypatch):
+    import streamlit as st
+
+    from posviz.ui import chrome
+
+    sent = []
+    monkeypatch.setattr(st, "html", sent.append)
+    chrome.short_code('x = "<script>alert(1)</script>" & y')
+    escaped = "x = &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot; &amp; y"
+    assert sent == [f'<pre class="posviz-code"><code>{escaped}</code></pre>']
