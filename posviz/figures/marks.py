@@ -13,6 +13,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from posviz.figures.rebuild import on_panel
+
 # annotation_position -> (xanchor, yanchor, where along the line: 0 start, 1 end, 0.5 middle)
 VLINE = {
     "top left": ("right", "top", 1.0),
@@ -41,23 +43,32 @@ class Mark:
     position: str = "top right"
 
 
-def add_marks(fig: go.Figure | dict[str, Any], marks: list[Mark], *, vertical: bool = True, line: dict[str, Any]):
-    """Draw every mark as a line across the plot (first x and y axes), with its label; returns ``fig``.
+def add_marks(
+    fig: go.Figure | dict[str, Any],
+    marks: list[Mark],
+    *,
+    vertical: bool = True,
+    line: dict[str, Any],
+    panel: int = 1,
+):
+    """Draw every mark as a line across the plot, with its label; returns ``fig``.
 
-    ``fig``: a ``go.Figure``, or a spec built as plain data (``dict(data=..., layout=...)``).
+    ``fig``: a ``go.Figure``, or a spec built as plain data (``dict(data=..., layout=...)``);
+    ``panel``: the subplot whose axes the marks are on, row by row from 1 (``on_panel``).
     """
+    x, y = on_panel(panel).values()
     shapes, labels = [], []
     for m in marks:
         if vertical:
-            shapes.append(dict(type="line", x0=m.at, x1=m.at, xref="x", y0=0, y1=1, yref="y domain", line=line))
+            shapes.append(dict(type="line", x0=m.at, x1=m.at, xref=x, y0=0, y1=1, yref=f"{y} domain", line=line))
         else:
-            shapes.append(dict(type="line", y0=m.at, y1=m.at, yref="y", x0=0, x1=1, xref="x domain", line=line))
+            shapes.append(dict(type="line", y0=m.at, y1=m.at, yref=y, x0=0, x1=1, xref=f"{x} domain", line=line))
         if m.label:
             xanchor, yanchor, where = (VLINE if vertical else HLINE)[m.position]
             at = (
-                dict(x=m.at, xref="x", y=where, yref="y domain")
+                dict(x=m.at, xref=x, y=where, yref=f"{y} domain")
                 if vertical
-                else dict(y=m.at, yref="y", x=where, xref="x domain")
+                else dict(y=m.at, yref=y, x=where, xref=f"{x} domain")
             )
             labels.append(dict(text=m.label, showarrow=False, xanchor=xanchor, yanchor=yanchor, **at))
     if isinstance(fig, dict):

@@ -21,7 +21,7 @@ from posviz.figures.common import (
     subtitle_lines,
 )
 from posviz.figures.layout import axis_name
-from posviz.figures.rebuild import on_panel, subplot_grid, unvalidated
+from posviz.figures.rebuild import on_panel, subplot_grid
 from posviz.figures.rope_scaling import (
     FAST,
     GREY,
@@ -168,7 +168,9 @@ def pair_circles_figure(
     for i in range(count):
         on = on_panel(i + 1)
         circle = dict(color="#cccccc", width=1)
-        traces.append(go.Scatter(x=cx, y=cy, mode="lines", line=circle, hoverinfo="skip", showlegend=False, **on))
+        traces.append(
+            dict(type="scatter", x=cx, y=cy, mode="lines", line=circle, hoverinfo="skip", showlegend=False, **on)
+        )
         for vec, pos, color, name, dash in (
             (at_zero, 0, GREY, "position 0", "dot"),
             (at_m, m, AT_M, f"position m = {m}", "solid"),
@@ -177,7 +179,8 @@ def pair_circles_figure(
             x, y = f32(as_array(vec)[i])
             turned = np.degrees((pos * inv[i]) % TWO_PI)
             traces.append(
-                go.Scatter(
+                dict(
+                    type="scatter",
                     x=np.array([0.0, x], dtype=np.float32),
                     y=np.array([0.0, y], dtype=np.float32),
                     mode="lines+markers",
@@ -199,7 +202,7 @@ def pair_circles_figure(
             layout[name].update(bare)
     for i in range(count):  # equal aspect in every panel
         layout[axis_name("y", i + 1)].update(scaleanchor=on_panel(i + 1)["xaxis"], scaleratio=1)
-    fig = unvalidated(dict(data=traces, layout=layout, **grid))
+    fig = dict(data=traces, layout=layout, **grid)  # plain data (posviz.figures.rebuild)
     panel = 230 if lecture else 150
     fig = finish(
         fig,

@@ -10,6 +10,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from posviz.figures.common import as_array, compact, finish, look, number, subtitle_lines
+from posviz.figures.layout import axis_name
+from posviz.figures.marks import Mark, add_marks
+from posviz.figures.rebuild import on_panel, subplot_grid
 
 TWO_PI = 2 * np.pi
 FAST, SLOW, GREY = "#1f77b4", "#d62728", "#7f7f7f"
@@ -45,20 +48,18 @@ def frequency_figure(
     wave = TWO_PI / inv
     slow = wave > seq_len
     turns = seq_len / wave
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        subplot_titles=["frequency θ_k (radians per token)", "wavelength 2π / θ_k (tokens)"],
-        horizontal_spacing=0.1,
-    )
+    titles = ["frequency θ_k (radians per token)", "wavelength 2π / θ_k (tokens)"]
+    layout, grid = subplot_grid(1, 2, titles=titles, horizontal_spacing=0.1)  # plain data (posviz.figures.rebuild)
+    traces = []
     hover = "pair k = %{x}<br>θ_k = %{customdata[0]:.4g}<br>wavelength = %{customdata[1]:.4g} tokens"
     hover += f"<br>turns in {seq_len} tokens = %{{customdata[2]:.3g}}<extra>%{{fullData.name}}</extra>"
     custom = np.stack([inv, wave, turns], axis=1).astype(np.float32)
     if default_inv_freq is not None and method != "default":
         d = as_array(default_inv_freq).astype(np.float64)
         for col, y in ((1, d), (2, TWO_PI / d)):
-            fig.add_trace(
-                go.Scatter(
+            traces.append(
+                dict(
+                    type="scatter",
                     x=compact(pairs),
                     y=f32(y),
                     mode="lines",
@@ -67,16 +68,16 @@ def frequency_figure(
                     legendgroup="default",
                     showlegend=col == 1,
                     hovertemplate="pair k = %{x}<br>default = %{y:.4g}<extra></extra>",
-                ),
-                row=1,
-                col=col,
+                    **on_panel(col),
+                )
             )
     for col, y in ((1, inv), (2, wave)):
         for mask, name, color in ((~slow, "completes a turn", FAST), (slow, "never completes a turn", SLOW)):
             if not mask.any():
                 continue
-            fig.add_trace(
-                go.Scatter(
+            traces.append(
+                dict(
+                    type="scatter",
                     x=compact(pairs[mask]),
                     y=f32(y[mask]),
                     customdata=custom[mask],
@@ -86,28 +87,20 @@ def frequency_figure(
                     legendgroup=name,
                     showlegend=col == 2,
                     hovertemplate=hover,
-                ),
-                row=1,
-                col=col,
+                    **on_panel(col),
+                )
             )
     marks = [(seq_len, f"seq_len = {seq_len}", SLOW, "dash", "top left")]
     if original_max_position is not None and method != "default" and original_max_position != seq_len:
         marks.append(
             (original_max_position, f"original context = {original_max_position}", GREY, "dot", "bottom right")
         )
+    fig = dict(data=traces, layout=layout, **grid)
     for y, text, color, dash, where in marks:
-        fig.add_hline(
-            y=y,
-            row=1,
-            col=2,
-            line=dict(color=color, dash=dash),
-            annotation_text=text,
-            annotation_position=where,
-        )
-    fig.update_yaxes(type="log", exponentformat="power")
-    fig.update_yaxes(title_text="θ_k (log)", row=1, col=1)
-    fig.update_yaxes(title_text="tokens per turn (log)", row=1, col=2)
-    fig.update_xaxes(title_text="pair k")
+        add_marks(fig, [Mark(y, text, where)], vertical=False, line=dict(color=color, dash=dash), panel=2)
+    for panel, title in ((1, "θ_k (log)"), (2, "tokens per turn (log)")):
+        layout[axis_name("y", panel)].update(type="log", exponentformat="power", title=dict(text=title))
+        layout[axis_name("x", panel)]["title"] = dict(text="pair k")
     n_slow = int(slow.sum())
     return finish(
         fig,

@@ -3,9 +3,10 @@
 ``posviz.figures.common`` and ``layout.finish`` build trace and layout dicts and skip
 Plotly's validation (``posviz/figures/rebuild.py``). Here every branch of them
 (palettes, masks few and many, log colour scales, grids, rows with shared scales,
-the marked step chart) goes through ``go.Figure``'s validators, and the validated
-figure must serialise to the same JSON: nothing invalid ships, and nothing the
-validators would rewrite (a named colour scale, a magic underscore) is left raw.
+the marked step chart, RoPE's frequency panels and pair circles) goes through
+``go.Figure``'s validators, and the validated figure must serialise to the same
+JSON: nothing invalid ships, and nothing the validators would rewrite (a named
+colour scale, a magic underscore) is left raw.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 
 from posviz.figures.common import Panel, heatmap, heatmap_grid, heatmap_row
 from posviz.figures.rebuild import SpecFigure
+from posviz.figures.rope import frequency_figure, pair_circles_figure
 from posviz.figures.t5 import bucket_profile_figure
 from posviz.ui.frozen import freeze
 
@@ -76,6 +78,15 @@ def _cases():
             view_r=(-20, 20),
         ),
     )
+
+    inv = 10000.0 ** (-np.arange(16) / 16)
+    yield (
+        "frequencies, scaled",
+        frequency_figure(inv / 4, seq_len=8192, default_inv_freq=inv, original_max_position=2048, method="yarn"),
+    )
+    yield "frequencies", frequency_figure(inv, seq_len=64, lecture=True)
+    unit = np.stack([np.cos(np.arange(5.0)), np.sin(np.arange(5.0))], axis=1)
+    yield "circles", pair_circles_figure(unit, unit[::-1], unit, pairs=np.arange(5), inv_freq=inv[:5], m=3, n=7)
 
 
 CASES = dict(_cases())
