@@ -9,7 +9,7 @@ from posviz.ui.exports import columns_csv, matrix_csv, show_figure
 from posviz.ui.sections import on_demand
 from posviz.ui.settings import project, read_settings
 from posviz.ui.t5 import charts, texts
-from posviz.ui.t5.notes import bucket_notes, pitfall_shape_note, ranges_frame, step_note
+from posviz.ui.t5.notes import bucket_notes, pitfall_shape_note, step_note
 from posviz.ui.t5.settings import TOY_DIM, TOY_MAX_LEN, AttentionKey, BucketKey, GridKey, HeadKey, T5Settings, problem
 from posviz.ui.t5.snippets import t5_snippet
 from posviz.ui.t5.table import bias_table_input
@@ -79,7 +79,7 @@ show_figure(
 
 section("4 · What each bucket covers")
 prose(texts.TABLE)
-frame = ranges_frame(view.ranges, r_min=view.r_min, r_max=view.r_max, max_distance=s.max_distance)
+frame = view.ranges_table
 for note in bucket_notes(frame):
     st.markdown(f"- {note}")
 st.dataframe(frame, height=min(38 + 35 * len(frame), 600 if lecture else 420))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 import torch
 
 from posviz.encodings.attention import attention_weights_sampled, toy_qk
@@ -21,6 +22,7 @@ from posviz.encodings.t5 import (
 from posviz.ui.axes import Axes, Window, axes
 from posviz.ui.cache import cached_view, numpy_fields
 from posviz.ui.settings import project
+from posviz.ui.t5.notes import ranges_frame
 from posviz.ui.t5.settings import (
     MAIN_POINTS,
     PAIR_POINTS,
@@ -60,6 +62,7 @@ class BucketView:
     ranges: list[T5BucketRange]
     r_min: int
     r_max: int
+    ranges_table: pd.DataFrame  # notes.ranges_frame: built once, not on every rerun
 
 
 @cached_view(max_entries=16)  # about 2 MB an entry: every pipeline step
@@ -73,14 +76,16 @@ def bucket_view(k: BucketKey) -> BucketView:
     # every distance has joined the last bucket, on both sides (a decoder's future is all bucket 0).
     reach = max(int(1.5 * k.max_distance), 16)
     prof_r = torch.arange(-reach, reach + 1)
+    ranges = t5_bucket_ranges(**kw)
     return BucketView(
         steps=steps,
         max_exact=steps.max_exact,
         profile_r=prof_r.numpy(),
         profile_bucket=t5_bucket(prof_r, **kw).numpy(),
-        ranges=t5_bucket_ranges(**kw),
+        ranges=ranges,
         r_min=r_min,
         r_max=r_max,
+        ranges_table=ranges_frame(ranges, r_min=r_min, r_max=r_max, max_distance=k.max_distance),
     )
 
 
