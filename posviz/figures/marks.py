@@ -3,11 +3,12 @@
 The same lines and labels as Plotly's ``add_vline``/``add_hline`` (the anchors of
 ``annotation_position`` are Plotly's own), added to the layout in one update:
 ``add_vline`` with a label costs about 3 ms a line, and a figure marks up to seven.
-Lines and labels are in data coordinates of linear axes.
+Lines and labels are in data coordinates; on a log axis pass ``log=True`` (labels go by log10).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,11 +51,15 @@ def add_marks(
     vertical: bool = True,
     line: dict[str, Any],
     panel: int = 1,
+    log: bool = False,
 ):
     """Draw every mark as a line across the plot, with its label; returns ``fig``.
 
     ``fig``: a ``go.Figure``, or a spec built as plain data (``dict(data=..., layout=...)``);
-    ``panel``: the subplot whose axes the marks are on, row by row from 1 (``on_panel``).
+    ``panel``: the subplot whose axes the marks are on, row by row from 1 (``on_panel``);
+    ``log``: the marked axis is a log axis. Plotly.js places a shape on a log axis by its
+    value but an annotation by the value's log10, so the label goes there (Plotly's own
+    ``add_hline`` leaves it at the value, far outside the plot).
     """
     x, y = on_panel(panel).values()
     shapes, labels = [], []
@@ -65,10 +70,11 @@ def add_marks(
             shapes.append(dict(type="line", y0=m.at, y1=m.at, yref=y, x0=0, x1=1, xref=f"{x} domain", line=line))
         if m.label:
             xanchor, yanchor, where = (VLINE if vertical else HLINE)[m.position]
+            label_at = math.log10(m.at) if log else m.at
             at = (
-                dict(x=m.at, xref=x, y=where, yref=f"{y} domain")
+                dict(x=label_at, xref=x, y=where, yref=f"{y} domain")
                 if vertical
-                else dict(y=m.at, yref=y, x=where, xref=f"{x} domain")
+                else dict(y=label_at, yref=y, x=where, xref=f"{x} domain")
             )
             labels.append(dict(text=m.label, showarrow=False, xanchor=xanchor, yanchor=yanchor, **at))
     if isinstance(fig, dict):

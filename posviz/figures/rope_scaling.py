@@ -97,7 +97,7 @@ def frequency_figure(
         )
     fig = dict(data=traces, layout=layout, **grid)
     for y, text, color, dash, where in marks:
-        add_marks(fig, [Mark(y, text, where)], vertical=False, line=dict(color=color, dash=dash), panel=2)
+        add_marks(fig, [Mark(y, text, where)], vertical=False, line=dict(color=color, dash=dash), panel=2, log=True)
     for panel, title in ((1, "θ_k (log)"), (2, "tokens per turn (log)")):
         layout[axis_name("y", panel)].update(type="log", exponentformat="power", title=dict(text=title))
         layout[axis_name("x", panel)]["title"] = dict(text="pair k")

@@ -37,6 +37,9 @@ def test_frequency_figure_marks_pairs_without_a_full_turn():
     assert "4 of 32 pairs never complete a turn" in fig.layout.title.subtitle.text
     assert fig.layout.yaxis.type == "log" and fig.layout.yaxis2.type == "log"
     assert any(s.y0 == 16384 for s in fig.layout.shapes)
+    # Plotly.js places an annotation on a log axis by log10: the label sits at its line, inside the plot.
+    (label,) = [a for a in fig.layout.annotations if a.text == "seq_len = 16384"]
+    assert label.yref == "y2" and label.y == math.log10(16384)
     for t in fig.data:
         assert np.asarray(t.y).dtype == np.float32
         assert "pair k" in t.hovertemplate
@@ -51,6 +54,8 @@ def test_frequency_figure_overlays_default_when_scaled():
     assert len(default) == 2
     np.testing.assert_allclose(default[0].y, rope_inv_freq(16).numpy(), rtol=1e-6)
     assert any(s.y0 == 64 for s in fig.layout.shapes)
+    labels = {a.text: a.y for a in fig.layout.annotations if a.yref == "y2"}
+    assert labels == {"seq_len = 256": math.log10(256), "original context = 64": math.log10(64)}
 
 
 def test_rotation_and_permutation_matrices():
