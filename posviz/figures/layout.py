@@ -194,14 +194,6 @@ def axis_name(letter: str, panel: int = 1) -> str:
     return f"{letter}axis" if panel == 1 else f"{letter}axis{panel}"
 
 
-def update_axes(fig: go.Figure, letter: str, **props) -> go.Figure:
-    """``fig.update_xaxes(**props)`` (``letter="x"``) or ``update_yaxes``, on every axis of ``fig``.
-
-    The same result without Plotly's subplot selectors, which cost milliseconds a call.
-    """
-    return fig.update_layout({name: props for name in _axis_names(fig, letter)})
-
-
 def _layout_axes(layout: dict) -> list[str]:
     """Every x and y axis of a layout as plain data; ``xaxis`` and ``yaxis`` always (a figure has them)."""
     named = [k for k in layout if _AXIS.fullmatch(k)]
@@ -209,15 +201,6 @@ def _layout_axes(layout: dict) -> list[str]:
 
 
 _AXIS = re.compile(r"[xy]axis\d*")
-
-
-def _axis_names(fig: go.Figure, letter: str) -> list[str]:
-    """Every ``"x"`` or ``"y"`` axis of ``fig``: ``xaxis`` (always), ``xaxis2``, ..."""
-    pattern = re.compile(rf"{letter}axis\d*")
-    return [k for k in fig.layout if pattern.fullmatch(k)]
-
-
-# ------------------------------------------------------------------ title, legend, margins
 
 
 def _band_above_plot(annotations: list[dict], font: int) -> int:
