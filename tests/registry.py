@@ -8,7 +8,6 @@ from dataclasses import is_dataclass
 
 from posviz.schemes import PAGES, SCHEMES
 from posviz.ui.params import PARAMS, Param
-from posviz.ui.sections import OnDemand, every_on_demand
 from posviz.ui.settings import params_of
 
 
@@ -42,8 +41,3 @@ def all_params() -> dict[str, Param]:
 def all_url_keys() -> list[str]:
     """Every URL key any page reads."""
     return sorted(all_params())
-
-
-def on_demand_sections() -> list[OnDemand]:
-    """Every section whose figures wait to be opened (``posviz.ui.sections``), from every ui package."""
-    return every_on_demand()

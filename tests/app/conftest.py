@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.registry import all_url_keys, on_demand_sections, settings_classes  # noqa: F401  (re-exported)
+from posviz.ui.sections import every_on_demand
+from tests.registry import all_url_keys, settings_classes  # noqa: F401  (re-exported)
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app.py"
@@ -94,7 +95,7 @@ def open_page(page: str | None = None, *, all_open: bool = True, **params: str |
     """
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     if all_open:
-        for part in on_demand_sections():
+        for part in every_on_demand():
             at.query_params[part.key] = "true"
     for key, value in params.items():
         at.query_params[key] = value

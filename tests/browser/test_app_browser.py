@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.registry import on_demand_sections
+from posviz.ui.sections import every_on_demand
 
 pytestmark = pytest.mark.browser
 
@@ -151,7 +151,7 @@ def full_page_screenshot(page, path) -> None:
 
 def every_section_open() -> str:
     """Query text that opens every section whose figures wait to be opened (``posviz.ui.sections``)."""
-    return "&".join(f"{part.key}=true" for part in on_demand_sections())
+    return "&".join(f"{part.key}=true" for part in every_on_demand())
 
 
 def open_page(page, url: str, *, charts: int = 0, all_open: bool = True) -> None:
