@@ -448,7 +448,8 @@ def preview(spec: dict[str, Any]) -> Preview | None:
     """The figure's still picture, or None when it has something the preview does not draw."""
     try:
         return _draw(spec)
-    except _Unsupported:
+    except (_Unsupported, ValueError, TypeError, KeyError, IndexError, ZeroDivisionError, OverflowError):
+        # Data the picture does not read (category axes, text coordinates): the plain placeholder.
         return None
 
 

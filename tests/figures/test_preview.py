@@ -107,6 +107,8 @@ def test_what_it_cannot_draw_gets_no_picture():
     assert preview(spec) is None  # a locked aspect ratio depends on the width: the plain placeholder
     assert preview({"data": [{"type": "surface", "z": [[1]]}], "layout": {"height": 300}}) is None
     assert preview({"data": [], "layout": {}}) is None  # no fixed height
+    categories = {"type": "bar", "x": ["attention", "mlp"], "y": [1, 2]}
+    assert preview({"data": [categories], "layout": {"height": 300}}) is None  # category axes
 
 
 @pytest.mark.parametrize(("lo", "hi", "count", "step"), [(0, 127, 10, 20), (-127, 127, 10, 50), (0, 1, 5, 0.2)])
