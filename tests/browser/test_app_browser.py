@@ -236,16 +236,49 @@ def test_t5_later_sections_draw_when_opened_and_the_link_keeps_them(app_url, pag
     assert_healthy(page, page_events)
 
 
-def test_figures_hold_their_place_while_plotly_loads(app_url, page, page_events):
-    """posviz.ui.chrome sizes Streamlit's chart skeleton by its DOM names: fail if Streamlit renames them."""
+def _places_while_plotly_loads(page, url: str) -> list[dict]:
+    """Each chart's place on ``url`` while Plotly's code never arrives: height, picture, labels."""
     page.route("**/PlotlyChart*.js", lambda route: None)  # Plotly's code never arrives: skeletons stay
-    page.goto(f"{app_url}/t5", timeout=RENDER_TIMEOUT_MS)
+    page.goto(url, timeout=RENDER_TIMEOUT_MS)
     skeleton = page.locator('[class*="st-key-fig_"] [data-testid="stSkeleton"]')
     skeleton.first.wait_for(timeout=RENDER_TIMEOUT_MS)
     wait_idle(page)
-    heights = skeleton.evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
-    assert len(heights) >= 1 and min(heights) >= 400, heights
-    assert "Drawing the figure" in skeleton.first.evaluate("e => getComputedStyle(e, '::after').content"), "no label"
+    return skeleton.evaluate_all(
+        """els => els.map(e => {
+            const place = e.closest('[class*="st-key-fig_"]');
+            return {
+                height: e.getBoundingClientRect().height,
+                picture: getComputedStyle(place).backgroundImage,
+                note: getComputedStyle(place, '::after').content,
+                label: getComputedStyle(e, '::after').content,
+            };
+        })"""
+    )
+
+
+def test_first_charts_show_their_pictures_while_plotly_loads(app_url, page, page_events):
+    """posviz.ui.preview paints each place by Streamlit's DOM names: fail if Streamlit renames them."""
+    places = _places_while_plotly_loads(page, f"{app_url}/t5")
+    assert len(places) >= 4, places  # /t5 opens with four charts; the rest wait in closed sections
+    for place in places:
+        assert place["height"] >= 400, place
+        assert place["picture"].count("data:image/svg+xml") == 2, place["picture"][:200]  # text and ink
+        assert "interactive chart loading" in place["note"], place["note"]
+        assert place["label"] == "none", place["label"]  # the picture, not the skeleton's label
+    assert_healthy(page, page_events)
+
+
+def test_figures_hold_their_place_while_plotly_loads(app_url, page, page_events):
+    """posviz.ui.chrome sizes Streamlit's chart skeleton by its DOM names: fail if Streamlit renames them.
+
+    /rope's rotation circles keep a locked aspect ratio, which a still picture cannot follow:
+    their place keeps the skeleton with its label.
+    """
+    places = _places_while_plotly_loads(page, f"{app_url}/rope")
+    assert min(p["height"] for p in places) >= 400, places
+    labelled = [p for p in places if "Drawing the figure" in p["label"]]
+    assert labelled and all(p["picture"] == "none" for p in labelled), places
+    assert_healthy(page, page_events)
 
 
 def test_t5_slider_updates_url_and_charts(app_url, page, page_events, screenshots):
