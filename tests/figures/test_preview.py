@@ -17,7 +17,7 @@ from posviz.ui.frozen import freeze
 
 
 def _png_pixels(svg: str) -> np.ndarray:
-    """The RGBA pixels of the first PNG in an SVG layer (PNG decoded here, filter type 0 only)."""
+    """The RGBA pixels of the first PNG in an SVG layer (PNG decoded here: filter types 0 and 2)."""
     data = base64.b64decode(re.search(r"data:image/png;base64,([A-Za-z0-9+/=]+)", svg).group(1))
     w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     idat = b"".join(
@@ -26,8 +26,12 @@ def _png_pixels(svg: str) -> np.ndarray:
         if data[i + 4 : i + 8] == b"IDAT"
     )
     rows = np.frombuffer(zlib.decompress(idat), np.uint8).reshape(h, 1 + 4 * w)
-    assert (rows[:, 0] == 0).all()
-    return rows[:, 1:].reshape(h, w, 4)
+    assert set(rows[:, 0]) <= {0, 2}, set(rows[:, 0])
+    out = rows[:, 1:].astype(np.int64)
+    for r in range(1, h):  # "Up": each byte plus the byte above it, modulo 256
+        if rows[r, 0] == 2:
+            out[r] = (out[r] + out[r - 1]) % 256
+    return out.astype(np.uint8).reshape(h, w, 4)
 
 
 def _chunks(data: bytes):
@@ -116,3 +120,58 @@ def test_ticks_step_as_plotlys(lo, hi, count, step):
     values, got = nice_ticks(lo, hi, count)
     assert got == pytest.approx(step)
     assert values[0] >= lo and values[-1] <= hi
+
+
+def test_smooth_heatmaps_are_filtered_and_still_decode_to_their_colours():
+    # A smooth ramp down the rows: the "Up" filter makes it small; decoding it gives the same pixels.
+    z = np.add.outer(np.linspace(0, 1, 48), np.linspace(0, 0.2, 40))
+    scale = [[0, "#000000"], [1, "#ff8040"]]
+    spec = {
+        "data": [{"type": "heatmap", "z": z.tolist(), "colorscale": scale, "zmin": 0, "zmax": 1.2}],
+        "layout": {"height": 400},
+    }
+    pic = preview(spec)
+    data = base64.b64decode(re.search(r"data:image/png;base64,([A-Za-z0-9+/=]+)", pic.ink).group(1))
+    unfiltered = len(
+        zlib.compress(
+            np.concatenate([np.zeros((48, 1)), colormap(z, scale, 0, 1.2)[::-1].reshape(48, -1)], axis=1)
+            .astype(np.uint8)
+            .tobytes(),
+            6,
+        )
+    )
+    assert len(data) < unfiltered
+    assert np.array_equal(_png_pixels(pic.ink), colormap(z, scale, 0, 1.2)[::-1])  # y grows upwards: flipped
+
+
+def test_long_lines_keep_their_envelope():
+    from posviz.figures.preview.traces import thinned
+
+    rng = np.random.default_rng(0)
+    xs = np.linspace(0, 1000, 20_000, endpoint=False)
+    ys = rng.normal(size=xs.size)
+    pts = list(zip(xs.tolist(), ys.tolist(), strict=True))
+    pts[5000] = (float("nan"), float("nan"))  # a gap
+    kept = thinned(pts, buckets=100)
+    assert len(kept) <= 4 * 100 + 8
+    assert sum(np.isnan(p[0]) for p in kept) == 1  # the gap stays
+    for b in range(100):  # in every column, the lowest and highest points survive
+        inside = [p[1] for p in pts if not np.isnan(p[0]) and int(p[0] * 100 / 1000) == b]
+        got = [p[1] for p in kept if not np.isnan(p[0]) and int(p[0] * 100 / 1000) == b]
+        assert min(got) == min(inside) and max(got) == max(inside)
+    assert thinned(pts[:300], buckets=100) == pts[:300]  # short lines as they are
+
+
+def test_a_picture_too_large_to_send_is_none():
+    rng = np.random.default_rng(1)
+    xy = rng.uniform(size=(2, 6000)).round(6).tolist()
+    many = {
+        "type": "scatter",
+        "mode": "markers",
+        "x": xy[0],
+        "y": xy[1],
+        "marker": {"size": rng.uniform(3, 9, 6000).tolist()},
+    }
+    assert preview({"data": [many], "layout": {"height": 300}}) is None
+    few = {**many, "x": xy[0][:50], "y": xy[1][:50], "marker": {"size": 6}}
+    assert preview({"data": [few], "layout": {"height": 300}}) is not None

@@ -27,6 +27,7 @@ from posviz.figures.preview.labels import (
     read_legend,
 )
 from posviz.figures.preview.model import (
+    PICTURE_MAX_BYTES,
     PLACEHOLDER_COLORWAY,
     PLOTLY_JS,
     SANS,
@@ -41,12 +42,17 @@ from posviz.figures.preview.traces import bars_svg, cell_text_svg, heatmap_svg, 
 
 
 def preview(spec: dict[str, Any]) -> Preview | None:
-    """The figure's still picture, or None when it has something the preview does not draw."""
+    """The figure's still picture, or None when it has something the preview does not draw.
+
+    None too when its SVG would pass ``PICTURE_MAX_BYTES`` (thousands of markers, say): a picture
+    goes to every new session, and the plain placeholder costs nothing.
+    """
     try:
-        return _draw(spec)
+        pic = _draw(spec)
     except (Unsupported, ValueError, TypeError, KeyError, IndexError, ZeroDivisionError, OverflowError):
         # Data the picture does not read (category axes, text coordinates): the plain placeholder.
         return None
+    return pic if len(pic.text) + len(pic.ink) <= PICTURE_MAX_BYTES else None
 
 
 def _draw(spec: dict[str, Any]) -> Preview:

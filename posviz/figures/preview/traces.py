@@ -11,7 +11,17 @@ from typing import Any
 import numpy as np
 
 from posviz.figures.preview.axes import Axis, Unsupported, cell_edges, sample_columns
-from posviz.figures.preview.model import CELLS_MAX, TEXT_CELLS_MAX, Canvas, array, colormap, font_style, png, svg_text
+from posviz.figures.preview.model import (
+    COLUMNS_MAX,
+    LINE_BUCKETS,
+    TEXT_CELLS_MAX,
+    Canvas,
+    array,
+    colormap,
+    font_style,
+    png,
+    svg_text,
+)
 
 
 def scale_of(trace: dict, layout: dict) -> tuple[list, float, float, float | None, dict, bool]:
@@ -59,8 +69,9 @@ def heatmap_svg(trace: dict, xa: Axis, ya: Axis, canvas: Canvas, layout: dict) -
     scale, *_ = scale_of(trace, layout)
     lo, hi = heatmap_range(trace, layout)
     xe, ye = cell_edges(array(trace.get("x")), z.shape[1]), cell_edges(array(trace.get("y")), z.shape[0])
-    side = int(math.sqrt(CELLS_MAX))
-    cols, rows = sample_columns(xe, side), sample_columns(ye, side)
+    fy_span = abs(ya.plot_fraction(ye[-1]) - ya.plot_fraction(ye[0]))
+    cols = sample_columns(xe, COLUMNS_MAX)
+    rows = sample_columns(ye, max(16, math.ceil(fy_span * canvas.plot_height)))
     rgba = colormap(z[np.ix_(rows, cols)], scale, lo, hi)
     # Rows run from y[0]; the image's first row is drawn at the top: flip unless y grows downwards.
     fx0, fx1 = xa.plot_fraction(xe[0]), xa.plot_fraction(xe[-1])
@@ -150,6 +161,34 @@ def _points(trace: dict, xa: Axis, ya: Axis, canvas: Canvas) -> list[tuple[float
     return out
 
 
+def thinned(pts: list[tuple[float, float]], buckets: int = LINE_BUCKETS) -> list[tuple[float, float]]:
+    """A line's points as drawn at ``buckets`` columns of the 1000-unit box: in each run of points that
+    fall in one column, its first, lowest, highest and last, in order (the line's envelope stays)."""
+    if len(pts) <= 4 * buckets:
+        return pts
+    out: list[tuple[float, float]] = []
+    run: list[tuple[float, float]] = []
+    key = None
+
+    def flush() -> None:
+        if run:
+            keep = {0, len(run) - 1, min(range(len(run)), key=lambda i: run[i][1])}
+            keep.add(max(range(len(run)), key=lambda i: run[i][1]))
+            out.extend(run[i] for i in sorted(keep))
+
+    for p in pts:
+        k = None if math.isnan(p[0]) else int(p[0] * buckets / 1000)
+        if k != key or k is None:
+            flush()
+            run, key = [], k
+        if k is None:
+            out.append(p)  # a gap in the line stays a gap
+        else:
+            run.append(p)
+    flush()
+    return out
+
+
 def _scaled(content: str, canvas: Canvas) -> str:
     """Content in a box 1000 units wide that stretches with the plot area (lines keep their width)."""
     return (
@@ -172,7 +211,7 @@ def scatter_svg(trace: dict, xa: Axis, ya: Axis, canvas: Canvas, default: str) -
         shape = line.get("shape", "linear")
         d, pen = [], "M"
         prev = None
-        for px, py in pts:
+        for px, py in thinned(pts) if shape == "linear" else pts:
             if math.isnan(px):
                 pen = "M"
                 prev = None
@@ -182,7 +221,7 @@ def scatter_svg(trace: dict, xa: Axis, ya: Axis, canvas: Canvas, default: str) -
             elif shape == "vh" and prev is not None:
                 d.append(f"V{py:.2f}H{px:.2f}")
             else:
-                d.append(f"{pen}{px:.2f} {py:.2f}")
+                d.append(f"{pen}{px:.1f} {py:.1f}")
             pen, prev = "L", (px, py)
         fill = ""
         if trace.get("fill") in ("toself", "tonexty", "tozeroy") and trace.get("fillcolor"):
@@ -203,25 +242,24 @@ def scatter_svg(trace: dict, xa: Axis, ya: Axis, canvas: Canvas, default: str) -
                 raise Unsupported("marker colours")
         if not isinstance(sizes, int | float):
             sizes_arr = array(sizes)
+        if many_colors:
+            raise Unsupported("marker colour scale")
+        # One path per look (stroke, size, cap, opacity): a dot per marker ("M x y h0"), not an element each.
+        dots: dict[str, list[str]] = {}
         for k, (px, py) in enumerate(pts):
             if math.isnan(px):
                 continue
             s = float(sizes if isinstance(sizes, int | float) else sizes_arr.ravel()[k])
-            c = color
-            if many_colors:
-                raise Unsupported("marker colour scale")
             if "open" in symbol or marker.get("opacity") == 0:
-                stroke = html.escape(str(edge.get("color") or c))
-                out.append(
-                    f'<path d="M{px:.2f} {py:.2f}h0" stroke="{stroke}" stroke-width="{s:.1f}" stroke-linecap="round" '
-                    f'vector-effect="non-scaling-stroke" opacity="{0.6 * opacity}"/>'
-                )
-                continue
-            cap = "square" if symbol.startswith("square") else "round"
-            out.append(
-                f'<path d="M{px:.2f} {py:.2f}h0" stroke="{c}" stroke-width="{s:.1f}" stroke-linecap="{cap}" '
-                f'vector-effect="non-scaling-stroke" opacity="{float(marker.get("opacity", 1)) * opacity}"/>'
-            )
+                look = (html.escape(str(edge.get("color") or color)), s, "round", 0.6 * opacity)
+            else:
+                cap = "square" if symbol.startswith("square") else "round"
+                look = (color, s, cap, float(marker.get("opacity", 1)) * opacity)
+            stroke, width, cap, alpha = look
+            attrs = f'stroke="{stroke}" stroke-width="{width:.1f}" stroke-linecap="{cap}" opacity="{alpha}"'
+            dots.setdefault(attrs, []).append(f"M{px:.1f} {py:.1f}h0")
+        for attrs, d in dots.items():
+            out.append(f'<path d="{"".join(d)}" {attrs} vector-effect="non-scaling-stroke"/>')
     return _scaled("".join(out), canvas) if out else ""
 
 
