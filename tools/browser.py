@@ -94,30 +94,23 @@ def charts_in(frame: dict[str, Any], state: dict[str, int]) -> None:
         state["charts"] += msg.delta.new_element.WhichOneof("type") == "plotly_chart"
 
 
-def painted_at(log: list[list[Any]], expected: int) -> float | None:
-    """ms when the page last became idle with all ``expected`` chart places showing a chart or its still picture."""
-    painted = None
-    for t, is_idle, _drawn, count in log:
-        ok = is_idle and count >= expected
-        if ok and painted is None:
-            painted = t
+def settled_at(log: list[list[Any]], expected: int, column: int) -> float | None:
+    """ms when the page last became idle with at least ``expected`` in the poller's ``column``
+    (2: charts drawn, 3: chart places showing a chart or its still picture)."""
+    since = None
+    for row in log:
+        ok = row[1] and row[column] >= expected  # row: ms, idle, drawn, painted
+        if ok and since is None:
+            since = row[0]
         elif not ok:
-            painted = None
-    return painted
+            since = None
+    return since
 
 
 def drawn_at(log: list[list[Any]], expected: int) -> tuple[float | None, float | None]:
     """(ms when the page last became idle with ``expected`` charts drawn, ms when it first became idle)."""
-    drawn = idle = None
-    for t, is_idle, count, _painted in log:
-        ok = is_idle and count >= expected
-        if ok and drawn is None:
-            drawn = t
-        elif not ok:
-            drawn = None
-        if is_idle and idle is None:
-            idle = t
-    return drawn, idle
+    idle = next((row[0] for row in log if row[1]), None)
+    return settled_at(log, expected, 2), idle
 
 
 async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int]) -> dict[str, Any]:
@@ -157,7 +150,7 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
     cdp.remove_listener("Network.loadingFinished", on_done)
     cdp.remove_listener("Network.webSocketFrameReceived", on_frame)
     largest = sorted(((n, urls.get(r, r)) for r, n in sizes.items()), reverse=True)[:5]
-    painted = painted_at(state["log"], ws["charts"])
+    painted = settled_at(state["log"], ws["charts"], 3)
     return {
         "drawn_ms": round(drawn),
         "painted_ms": round(painted if painted is not None else drawn),
