@@ -5,15 +5,15 @@ import streamlit as st
 from posviz.figures.t5 import PIPELINE_STEPS, pipeline_matrix
 from posviz.ui.chrome import page_header, prose, rule_error, section, short_code
 from posviz.ui.controls import lecture_mode, step_through
-from posviz.ui.exports import columns_csv, matrix_csv, show_figure
+from posviz.ui.exports import matrix_csv, show_figure
 from posviz.ui.sections import on_demand
 from posviz.ui.settings import project, read_settings
-from posviz.ui.t5 import charts, texts
-from posviz.ui.t5.notes import bucket_notes, pitfall_shape_note, step_note
+from posviz.ui.t5 import charts, texts, views
+from posviz.ui.t5.notes import pitfall_shape_note, step_note
 from posviz.ui.t5.settings import TOY_DIM, TOY_MAX_LEN, AttentionKey, BucketKey, GridKey, HeadKey, T5Settings, problem
 from posviz.ui.t5.snippets import t5_snippet
 from posviz.ui.t5.table import bias_table_input
-from posviz.ui.t5.views import bucket_view, grid_axes, head_view, main_axes, pair_axes, pitfall_axes, toy_key
+from posviz.ui.t5.views import grid_axes, head_view, main_axes, pair_axes, pitfall_axes, toy_key
 from posviz.ui.zoom import box_zoom
 
 s = read_settings(T5Settings)
@@ -27,7 +27,7 @@ if problem(s):
     st.stop()
 
 bk = project(s, BucketKey)
-view, ax = bucket_view(bk), main_axes(bk)
+summary, ax = views.bucket_summary(bk), main_axes(bk)  # the steps themselves: bucket_view, on export
 bucket_code = t5_snippet(s, part="bucket", axes=ax)
 
 section("1 · Relative positions")
@@ -36,7 +36,7 @@ show_figure(
     charts.relative_positions(bk, lecture),
     name="t5_relative_positions",
     alt="Heatmap of r = j - i for every query and key.",
-    csv=lambda: matrix_csv(view.steps.relative_position, ax.q_pos, ax.k_pos),
+    csv=lambda: matrix_csv(views.bucket_view(bk).steps.relative_position, ax.q_pos, ax.k_pos),
     code=bucket_code,
 )
 
@@ -51,10 +51,10 @@ def pipeline_steps() -> None:
         name=f"t5_step_{step}",
         slot="t5_step",
         alt=f"Heatmap of pipeline step {step}.",
-        csv=lambda: matrix_csv(pipeline_matrix(view.steps, step), ax.q_pos, ax.k_pos),
+        csv=lambda: matrix_csv(pipeline_matrix(views.bucket_view(bk).steps, step), ax.q_pos, ax.k_pos),
         code=t5_snippet(s, part="steps", axes=ax),
     )
-    st.info(step_note(texts.STEP_NOTES[step - 1], bk, view.max_exact), icon=":material/footprint:")
+    st.info(step_note(texts.STEP_NOTES[step - 1], bk, summary.max_exact), icon=":material/footprint:")
 
 
 pipeline_steps()
@@ -65,7 +65,7 @@ show_figure(
     charts.buckets(bk, lecture),
     name="t5_buckets",
     alt="Heatmap of the T5 bucket index for every query and key.",
-    csv=lambda: matrix_csv(view.steps.bucket, ax.q_pos, ax.k_pos),
+    csv=lambda: matrix_csv(views.bucket_view(bk).steps.bucket, ax.q_pos, ax.k_pos),
     code=bucket_code,
     on_select=box_zoom("t5_buckets"),
 )
@@ -73,14 +73,14 @@ show_figure(
     charts.bucket_profile(bk, lecture),
     name="t5_bucket_profile",
     alt="Step chart of the bucket against the relative position.",
-    csv=lambda: columns_csv({"r = j - i": view.profile_r, "bucket": view.profile_bucket}),
-    code=t5_snippet(s, part="profile", r_range=(int(view.profile_r[0]), int(view.profile_r[-1]))),
+    csv=lambda: views.profile_csv(bk),
+    code=t5_snippet(s, part="profile", r_range=summary.profile_range),
 )
 
 section("4 · What each bucket covers")
 prose(texts.TABLE)
-frame = view.ranges_table
-for note in bucket_notes(frame):
+frame = summary.ranges_table
+for note in summary.notes:
     st.markdown(f"- {note}")
 st.dataframe(frame, height=min(38 + 35 * len(frame), 600 if lecture else 420))
 

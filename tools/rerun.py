@@ -62,7 +62,7 @@ from tools.session import SKIP_KEYS, Session, SessionError
 from tools.widgets import Widget, changed_value
 
 MAX_REPEATS = 20
-WARM_OPENS = 5  # new sessions per warm measurement (their mean: 2 ms resolution, not 10)
+WARM_OPENS = 20  # new sessions per warm measurement (their mean: 0.5 ms resolution, not 10)
 RERUN_TIMEOUT_S = 120.0
 
 

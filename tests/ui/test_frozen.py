@@ -100,3 +100,30 @@ def test_streamlit_sends_the_stored_spec_and_leaves_it_alone():
     assert [s["layout"]["title"]["text"] for s in sent] == ["stored", "stored"]  # served through to_dict()
     assert sent[0]["data"][0]["z"] == before["data"][0]["z"]  # arrays as encoded once
     assert spec == before  # serving did not mutate the shared spec
+
+
+def test_streamlit_encodes_a_frozen_spec_once(monkeypatch):
+    """Streamlit turns a figure into JSON through ``plotly.io.to_json``: a frozen spec answers with its stored JSON.
+
+    Fails if Streamlit stops calling ``plotly.io.to_json`` (nothing encoded through Plotly) or the
+    stored JSON stops being used (encoded again on the second run).
+    """
+    from posviz.ui import frozen as frozen_module
+
+    encoded = []
+    real = frozen_module._plotly_to_json
+    monkeypatch.setattr(frozen_module, "_plotly_to_json", lambda fig, **kw: encoded.append(fig) or real(fig, **kw))
+    spec = freeze(figure()).to_dict()
+    assert isinstance(spec, frozen_module.FrozenSpec) and pio.to_json is frozen_module._to_json
+    at = AppTest.from_function(_app, default_timeout=30)
+    at.session_state["spec"] = spec
+    at.run()
+    at.run()
+    assert not at.exception
+    sent = [el.proto.spec for el in at.get("plotly_chart")]
+    assert len(encoded) == 1 and encoded[0] is spec  # two charts, two runs: one encoding
+    assert sent == [real(spec, validate=False)] * 2  # exactly what Plotly itself makes of the spec
+    assert pio.to_json(spec, validate=False, pretty=True) == real(
+        spec, validate=False, pretty=True
+    )  # other options: Plotly's own
+    assert pio.to_json({"data": [], "layout": {}}, validate=False) == real({"data": [], "layout": {}}, validate=False)

@@ -251,12 +251,11 @@ def scatter_svg(trace: dict, xa: Axis, ya: Axis, canvas: Canvas, default: str) -
                 continue
             s = float(sizes if isinstance(sizes, int | float) else sizes_arr.ravel()[k])
             if "open" in symbol or marker.get("opacity") == 0:
-                look = (html.escape(str(edge.get("color") or color)), s, "round", 0.6 * opacity)
+                stroke, cap, alpha = html.escape(str(edge.get("color") or color)), "round", 0.6 * opacity
             else:
+                stroke, alpha = color, float(marker.get("opacity", 1)) * opacity
                 cap = "square" if symbol.startswith("square") else "round"
-                look = (color, s, cap, float(marker.get("opacity", 1)) * opacity)
-            stroke, width, cap, alpha = look
-            attrs = f'stroke="{stroke}" stroke-width="{width:.1f}" stroke-linecap="{cap}" opacity="{alpha}"'
+            attrs = f'stroke="{stroke}" stroke-width="{s:.1f}" stroke-linecap="{cap}" opacity="{alpha}"'
             dots.setdefault(attrs, []).append(f"M{px:.1f} {py:.1f}h0")
         for attrs, d in dots.items():
             out.append(f'<path d="{"".join(d)}" {attrs} vector-effect="non-scaling-stroke"/>')

@@ -21,8 +21,9 @@ from posviz.encodings.t5 import (
 )
 from posviz.ui.axes import Axes, Window, axes
 from posviz.ui.cache import cached_view, numpy_fields
+from posviz.ui.exports import columns_csv
 from posviz.ui.settings import project
-from posviz.ui.t5.notes import ranges_frame
+from posviz.ui.t5.notes import bucket_notes, ranges_frame
 from posviz.ui.t5.settings import (
     MAIN_POINTS,
     PAIR_POINTS,
@@ -87,6 +88,33 @@ def bucket_view(k: BucketKey) -> BucketView:
         r_max=r_max,
         ranges_table=ranges_frame(ranges, r_min=r_min, r_max=r_max, max_distance=k.max_distance),
     )
+
+
+@dataclass(frozen=True)
+class BucketSummary:
+    """What the page reads of the bucket view on every run: a few KB to copy out of the cache, not the steps' MBs."""
+
+    max_exact: int
+    profile_range: tuple[int, int]  # the first and last r of the profile
+    ranges_table: pd.DataFrame
+    notes: tuple[str, ...]  # notes.bucket_notes of the table
+
+
+@cached_view(max_entries=16)
+def bucket_summary(k: BucketKey) -> BucketSummary:
+    v = bucket_view(k)
+    return BucketSummary(
+        max_exact=v.max_exact,
+        profile_range=(int(v.profile_r[0]), int(v.profile_r[-1])),
+        ranges_table=v.ranges_table,
+        notes=tuple(bucket_notes(v.ranges_table)),
+    )
+
+
+def profile_csv(k: BucketKey) -> str:
+    """The bucket profile as CSV: r and its bucket."""
+    v = bucket_view(k)
+    return columns_csv({"r = j - i": v.profile_r, "bucket": v.profile_bucket})
 
 
 @cached_view(max_entries=64)
