@@ -9,7 +9,7 @@ or ``--query`` gives one to every page but home):
 - **cold**: a new session sends "Clear caches" (every ``st.cache_data`` and
   ``st.cache_resource`` of the process) and opens the page at its defaults;
 - **warm**: another new session opens the same link (the caches hold it now):
-  the mean of five such sessions opened one after another, measured together;
+  the mean of ten such sessions opened one after another, measured together;
 - **change**: in that session, each URL-bound control (``--keys`` to pick) is
   moved to a new value, the same value on every repeat, then moved back
   (**back**: a view the caches hold).
@@ -62,7 +62,7 @@ from tools.session import SKIP_KEYS, Session, SessionError
 from tools.widgets import Widget, changed_value
 
 MAX_REPEATS = 20
-WARM_OPENS = 20  # new sessions per warm measurement (their mean: 0.5 ms resolution, not 10)
+WARM_OPENS = 10  # new sessions per warm measurement, held together (their mean: 1 ms resolution, not 10)
 RERUN_TIMEOUT_S = 120.0
 
 
@@ -144,7 +144,8 @@ async def page_repeat(url: str, page: str, meter: Meter, keys: frozenset[str] | 
     }
     async with contextlib.AsyncExitStack() as stack:
         # WARM_OPENS new sessions open the link one after another, measured together: /proc counts CPU
-        # in 10 ms ticks, so one open measured alone reads a multiple of 10 ms.
+        # in 10 ms ticks, so one open measured alone reads a multiple of 10 ms. Not more: each open costs
+        # more the more sessions are held (/t5: 32 ms with one, 40 with a hundred, measured).
         opens = [session_for(url, page, "") for _ in range(WARM_OPENS)]
         for s in opens:
             await stack.enter_async_context(s.connected())
