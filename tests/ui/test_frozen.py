@@ -126,4 +126,5 @@ def test_streamlit_encodes_a_frozen_spec_once(monkeypatch):
     assert pio.to_json(spec, validate=False, pretty=True) == real(
         spec, validate=False, pretty=True
     )  # other options: Plotly's own
+    assert pio.to_json(spec) == real(spec)  # validated: Plotly's own too
     assert pio.to_json({"data": [], "layout": {}}, validate=False) == real({"data": [], "layout": {}}, validate=False)

