@@ -63,7 +63,6 @@ class BucketView:
     ranges: list[T5BucketRange]
     r_min: int
     r_max: int
-    ranges_table: pd.DataFrame  # notes.ranges_frame: built once, not on every rerun
 
 
 @cached_view(max_entries=16)  # about 2 MB an entry: every pipeline step
@@ -86,7 +85,6 @@ def bucket_view(k: BucketKey) -> BucketView:
         ranges=ranges,
         r_min=r_min,
         r_max=r_max,
-        ranges_table=ranges_frame(ranges, r_min=r_min, r_max=r_max, max_distance=k.max_distance),
     )
 
 
@@ -96,18 +94,19 @@ class BucketSummary:
 
     max_exact: int
     profile_range: tuple[int, int]  # the first and last r of the profile
-    ranges_table: pd.DataFrame
+    ranges_table: pd.DataFrame  # notes.ranges_frame: built once, not on every rerun
     notes: tuple[str, ...]  # notes.bucket_notes of the table
 
 
 @cached_view(max_entries=16)
 def bucket_summary(k: BucketKey) -> BucketSummary:
     v = bucket_view(k)
+    table = ranges_frame(v.ranges, r_min=v.r_min, r_max=v.r_max, max_distance=k.max_distance)
     return BucketSummary(
         max_exact=v.max_exact,
         profile_range=(int(v.profile_r[0]), int(v.profile_r[-1])),
-        ranges_table=v.ranges_table,
-        notes=tuple(bucket_notes(v.ranges_table)),
+        ranges_table=table,
+        notes=tuple(bucket_notes(table)),
     )
 
 
