@@ -45,3 +45,16 @@ def test_decoder_bucket_zero_takes_every_future_key():
     f = frame(bidirectional=False, num_buckets=6, max_distance=20, r_min=-14, r_max=14)
     assert f.loc[0, "covers"].startswith("r ≥ 0")
     assert f.loc[5, "covers"] == "r ≤ -11"
+
+
+def test_step_notes_give_the_bidirectional_half_in_either_mode():
+    """The notes describe both modes: the bidirectional sentences halve num_buckets on a decoder's page too."""
+    from posviz.ui.t5.notes import step_note
+    from posviz.ui.t5.settings import BucketKey
+    from posviz.ui.t5.texts import STEP_NOTES
+
+    for bidirectional in (True, False):
+        k = BucketKey(num_buckets=32, bidirectional=bidirectional)
+        first = step_note(STEP_NOTES[0], k, max_exact=8 if bidirectional else 16)
+        assert "(16 per direction)" in first and "offset by 16 into the upper half" in first, first
+        assert "`+16`" in step_note(STEP_NOTES[-1], k, max_exact=8)

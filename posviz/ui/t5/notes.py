@@ -66,6 +66,7 @@ def step_note(template: str, s: BucketKey, max_exact: int) -> str:
     """A pipeline step's explanation with this page's numbers filled in."""
     return template.format(
         half=t5_half(s.num_buckets, bidirectional=s.bidirectional),
+        bidirectional_half=t5_half(s.num_buckets, bidirectional=True),  # the note describes both modes
         max_exact=max_exact,
         max_exact_minus_1=max_exact - 1,
         garbage=np.iinfo(np.int64).min + max_exact,

@@ -23,8 +23,8 @@ last row alone when a decoder adds one token at a time), not the first ones.
 """
 
 STEP_NOTES = (
-    """**Bidirectional:** `num_buckets //= 2` ({half} per direction); future keys (`r > 0`) will be
-offset by {half} into the upper half; the distance is `n = |r|`.
+    """**Bidirectional:** `num_buckets //= 2` ({bidirectional_half} per direction); future keys (`r > 0`) will be
+offset by {bidirectional_half} into the upper half; the distance is `n = |r|`.
 **Unidirectional:** `n = max(−r, 0)`: every future key gets `n = 0` and lands in bucket 0 with the
 query itself (the causal mask hides them anyway).""",
     """`max_exact = {max_exact}`: distances `0 .. {max_exact_minus_1}` are their own bucket, one
@@ -45,7 +45,7 @@ half: without it, distances beyond `max_distance` would index past the table (or
 direction's buckets). The garbage survives: it is already far below `half − 1`.""",
     """`torch.where(is_small, n, val_if_large)` picks `n` wherever `is_small` is true, which is exactly
 where the garbage sits (`n = 0 < max_exact`): the `−inf` values never reach a bucket. What is left
-is the bucket within one direction's half; adding the direction offset (bidirectional: `+{half}`
+is the bucket within one direction's half; adding the direction offset (bidirectional: `+{bidirectional_half}`
 for future keys) gives the final bucket in `[0, num_buckets)`, drawn in the next section.""",
 )
 
