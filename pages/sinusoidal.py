@@ -24,7 +24,10 @@ s = read_settings(SinusoidalSettings)
 lecture = lecture_mode()
 page_header("Sinusoidal positions", "Vaswani et al. 2017 · fixed sin/cos of the position, added to each token")
 prose(texts.INTRO, label="What the sinusoidal encoding does")
-st.latex(r"PE(p, 2k) = \sin(p\,\theta_k),\quad PE(p, 2k+1) = \cos(p\,\theta_k),\quad \theta_k = \text{base}^{-2k/d}")
+st.latex(  # two lines beside the open sidebar at 1024 px; \, holds the 2 px KaTeX draws past them
+    r"\begin{gathered}PE(p, 2k) = \sin(p\,\theta_k),\quad PE(p, 2k+1) = \cos(p\,\theta_k),\\"
+    r"\theta_k = \text{base}^{-2k/d}\end{gathered}\,"
+)
 if problem(s):
     rule_error(problem(s))
     st.stop()

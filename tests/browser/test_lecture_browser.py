@@ -220,3 +220,13 @@ def test_every_page_has_its_own_tab_title(visit):
     assert titles == [f"{title} · posviz" for _, title, _ in PAGES]
     assert len(set(titles)) == len(PAGES)
     assert [visit(path, SIZES[0], lecture=False).title for path, _, _ in PAGES] == titles
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("path", sorted(FORMULA_PAGES))
+def test_formulas_fit_beside_the_open_sidebar(visit, path, size):
+    """Outside lecture mode the sidebar takes 300 px of a small screen: each formula still fits its box."""
+    v = visit(path, size, lecture=False)
+    assert v.measures["formulas"], "no formula measured"
+    cut = [f for f in problems(v.measures)["overflow"] if f.startswith("formula")]
+    assert not cut, f"at {size} with the sidebar open: {cut}"

@@ -10,10 +10,11 @@ query `i` is the number of gates that fire from `j` up to `i`, a fractional numb
 index learned embeddings `e[0 .. npos_max − 1]`; between two integers CoPE interpolates.
 """
 
-FORMULA = (
-    r"g_{ij}=\sigma(q_i^\top k_j),\quad p_{ij}=\sum_{t=j}^{i} g_{it},\quad "
-    r"z_i[p_{ij}]=w\,z_i[\lceil p_{ij}\rceil]+(1-w)\,z_i[\lfloor p_{ij}\rfloor],\quad "
-    r"a_{ij}=\mathrm{softmax}_j\big(q_i^\top k_j/\sqrt d+z_i[p_{ij}]\big)"
+FORMULA = (  # short lines, to fit beside the open sidebar at 1024 px; the
+    # closing \, holds the 2 px KaTeX draws past a multi-line block's box
+    r"\begin{gathered}g_{ij}=\sigma(q_i^\top k_j),\quad p_{ij}=\sum_{t=j}^{i} g_{it}\\"
+    r"z_i[p_{ij}]=w\,z_i[\lceil p_{ij}\rceil]+(1-w)\,z_i[\lfloor p_{ij}\rfloor]\\"
+    r"a_{ij}=\mathrm{softmax}_j\big(q_i^\top k_j/\sqrt d+z_i[p_{ij}]\big)\end{gathered}\,"
 )
 
 FORMULA_NOTE = "z_i[p] = q_i · e[p] for integer p; w = p_ij − ⌊p_ij⌋; p_ij is clamped to npos_max − 1."

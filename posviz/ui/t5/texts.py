@@ -84,10 +84,12 @@ fails with a shape error (or, when one length is 1, silently broadcasts to a wro
 `permute(2, 0, 1)` is the correct reshape.
 """
 
-BUCKET_FORMULA = (
-    r"\text{bucket}(n)=\begin{cases} n & n < \text{max\_exact}\\ \min\!\Big(\text{nb}-1,\ \text{max\_exact}+"
-    r"\Big\lfloor \tfrac{\log(n/\text{max\_exact})}{\log(\text{max\_distance}/\text{max\_exact})}"
-    r"\,(\text{nb}-\text{max\_exact})\Big\rfloor\Big) & \text{otherwise}\end{cases}"
+BUCKET_FORMULA = (  # three short lines, to fit beside the open sidebar at 1024 px; the
+    # closing \, holds the 2 px KaTeX draws past a multi-line block's box
+    r"\begin{aligned}\text{bucket}(n)&=n\quad\text{if } n<\text{max\_exact},\ \text{else}\\"
+    r"\text{bucket}(n)&=\min\!\big(\text{nb}-1,\ "
+    r"\text{max\_exact}+\lfloor \ell(n)\,(\text{nb}-\text{max\_exact})\rfloor\big)\\"
+    r"\ell(n)&=\frac{\log(n/\text{max\_exact})}{\log(\text{max\_distance}/\text{max\_exact})}\end{aligned}\,"
 )
 
 BUCKET_FORMULA_NOTE = (
