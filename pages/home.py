@@ -21,8 +21,9 @@ st.markdown(
 )
 st.dataframe(frame, hide_index=True)
 left, right = st.columns(2)
-left.metric("Largest change of a word's output, no position term", change_text(worst_none))
-right.metric("... with a T5 relative bias", change_text(worst_bias))
+change = "the largest change of any word's output between the sentence and its shuffle"
+left.metric("Largest change, no position term", change_text(worst_none), help=f"{change}, without position")
+right.metric("... with a T5 relative bias", change_text(worst_bias), help=f"{change}, with a T5 relative bias")
 prose(texts.AFTER)
 
 section("The schemes")

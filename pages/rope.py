@@ -71,8 +71,8 @@ show_figure(
 
 section("5 · The relative property, live")
 prose(texts.RELATIVE)
-for col, (label, value) in zip(st.columns(4), relative_metrics(k.relative), strict=True):
-    col.metric(label, value)
+for col, (label, value, more) in zip([*st.columns(2), *st.columns(2)], relative_metrics(k.relative), strict=True):
+    col.metric(label, value, help=more)
 with on_demand(texts.SHOW_RELATIVE) as shown:
     if shown:
         shifts = relative_view(k.relative).shifts.tolist()

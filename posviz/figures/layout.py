@@ -38,20 +38,21 @@ class Look:
     """Font sizes (px), heights and the narrowest chart width the text is wrapped for.
 
     Lecture mode: 20 px, the page's body text there (``posviz.ui.chrome``), and
-    wrapped for a 1024 px projector with the sidebar collapsed.
+    wrapped for a 1024 px projector with the sidebar collapsed. Otherwise wrapped for
+    1024 px with the sidebar open: the page's column is 564 px wide there.
     """
 
     font: int
     title: int
     height: int
     line: int
-    width: int = 680
+    width: int = 560
 
 
 def look(lecture: bool = False) -> Look:
     if lecture:
         return Look(font=20, title=26, height=720, line=4, width=900)
-    return Look(font=13, title=16, height=460, line=2, width=680)
+    return Look(font=13, title=16, height=460, line=2, width=560)
 
 
 # ------------------------------------------------------------------ text

@@ -154,14 +154,14 @@ def pair_circles_figure(
     pairs = as_array(pairs).astype(np.int64)
     inv = as_array(inv_freq).astype(np.float64)
     count = len(pairs)
-    cols = min(count, 4 if lecture else 8)
+    cols = min(count, 4 if lecture else 6)  # 6: two full rows of the 12 pairs shown at d = 64
     rows = -(-count // cols)
     layout, grid = subplot_grid(
         rows,
         cols,
-        titles=[f"k = {k}, θ = {number(t, 2)}" for k, t in zip(pairs, inv, strict=True)],
+        titles=[f"k = {k}<br>θ = {number(t, 2)}" for k, t in zip(pairs, inv, strict=True)],  # two lines: no run-ons
         horizontal_spacing=0.02,
-        vertical_spacing=0.12 / max(rows - 1, 1) if rows > 1 else 0.0,
+        vertical_spacing=0.16 / max(rows - 1, 1) if rows > 1 else 0.0,
     )
     cx, cy = _circle()
     traces = []

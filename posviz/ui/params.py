@@ -322,7 +322,7 @@ def parse(
         if not math.isclose(snapped, number, rel_tol=0, abs_tol=1e-9):
             whole = param.kind == "int" and step == 1
             notes.append("not a whole number" if whole else f"not a multiple of the step {format_value(param, step)}")
-            number = snapped
+        number = snapped  # within float noise of the grid: onto it, without a word
     if param.even and int(number) % 2:
         number = int(number) - 1 if lo is None or int(number) - 1 >= lo else int(number) + 1
         notes.append("odd, and it must be even")

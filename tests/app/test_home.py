@@ -27,7 +27,7 @@ def test_home_renders_without_exception(home):
 def test_permutation_demo_needs_position(home):
     # Without a position term, self-attention is permutation-equivariant: each word's output is
     # the same in "dog bites man" and "man bites dog" up to float rounding.
-    without = _metric(home, "Largest change of a word's output, no position term")
+    without = _metric(home, "Largest change, no position term")
     with_bias = _metric(home, "... with a T5 relative bias")
     assert without == pytest.approx(0.0, abs=1e-5)
     assert with_bias > 1e-2

@@ -47,7 +47,8 @@ PROBE_JS = r"""() => {
   const metrics = [...main.querySelectorAll('[data-testid="stMetric"]')].map(m => {
     const v = m.querySelector('[data-testid="stMetricValue"]');
     const l = m.querySelector('[data-testid="stMetricLabel"]');
-    const clipped = [...m.querySelectorAll('*')].some(e => e.children.length === 0
+    // Streamlit clips on the markdown container around the text (ellipsis), not on the leaf.
+    const clipped = [...m.querySelectorAll('*')].some(e => e.clientWidth > 0
       && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible');
     return {label: l ? text(l) : '', value: v ? size(leaf(v)) : 0, labelSize: l ? size(leaf(l)) : 0, clipped};
   });

@@ -195,6 +195,16 @@ def test_scale_at_the_top_does_not_snap_above_the_maximum():
     assert value <= 4.0
 
 
+def test_float_noise_off_the_grid_lands_on_it_without_a_notice():
+    """1e-9 is within float noise of 0 (step 0.001): the value is 0.0, not 1e-9 kept off the grid."""
+    value, notice = parse(PARAMS["mscale"], "1e-09")
+    assert value == 0.0
+    assert notice is None
+    value, notice = parse(PARAMS["scale"], "0.35000000001")
+    assert value == 0.35
+    assert notice is None
+
+
 def test_int_with_a_fraction_is_rounded_with_a_notice():
     value, notice = parse(PARAMS["heads"], "3.4")
     assert value == 3

@@ -24,14 +24,16 @@ def layout_gap_note(k: MatrixKey) -> str:
     return f"Measured: max |R_half − P R_interleaved Pᵀ| = {number(matrix_view(k).layout_gap, 2)} at m = {k.m}."
 
 
-def relative_metrics(k: RelativeKey) -> list[tuple[str, str]]:
-    """``(label, value)`` of the four numbers above the relative-property figures."""
+def relative_metrics(k: RelativeKey) -> list[tuple[str, str, str]]:
+    """``(label, value, help)`` of the four numbers above the relative-property figures (two rows of two)."""
     v = relative_view(k)
+    t = int(v.shifts[-1])
+    entry = f"the largest entry of |R_mᵀR_n − R_(n−m)| at m = {k.m}, n = {k.n}"
     return [
-        (f"(R_m q)·(R_n k), m = {k.m}, n = {k.n}", f"{v.score_mn:.6f}"),
-        (f"at (m + t, n + t), t = {int(v.shifts[-1])}", f"{float(v.shifted[-1]):.6f}"),
-        ("max |R_mᵀR_n − R_(n−m)|, float32", number(v.gap32, 2)),
-        ("the same in float64", number(v.gap64, 2)),
+        (f"(R_m q)·(R_n k), m = {k.m}, n = {k.n}", f"{v.score_mn:.6f}", "the score of q at m and k at n"),
+        (f"at (m + t, n + t), t = {t}", f"{float(v.shifted[-1]):.6f}", f"the same q and k at m + {t} and n + {t}"),
+        ("max |R_mᵀR_n − R_(n−m)|, float32", number(v.gap32, 2), f"{entry}, rotation matrices in float32"),
+        ("the same in float64", number(v.gap64, 2), f"{entry}, rotation matrices in float64"),
     ]
 
 
