@@ -376,6 +376,8 @@ def heatmap_row(
     for c in range(n):
         layout[axis_name("x", c + 1)].update(title=dict(text="key position j"), showgrid=False, zeroline=False)
         layout[axis_name("y", c + 1)].update(autorange="reversed", showgrid=False, zeroline=False, **whole)
+        if c:  # the same rows as the first panel: its ticks read for all (they would sit in the gap, on it)
+            layout[axis_name("y", c + 1)].update(showticklabels=False, matches="y")
     layout["yaxis"]["title"] = dict(text="query position i")
     add_masks(traces, layout, masks, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
