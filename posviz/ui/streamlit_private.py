@@ -15,9 +15,9 @@ which are already inside ``_mpa_v1``.
 run (a ``_mpa_v1`` frame on the stack), not of the process-wide flag. A legacy
 run clears the flag and reruns, and the rerun goes through ``app.py``. Once a
 session has had a run that was not legacy and the flag is off, the check is
-skipped (``AppTest`` sets the flag anew for every run, so its runs are checked). ``tests/ui/test_streamlit_private.py`` fails when Streamlit
-renames any of this; ``tests/test_cold_start.py`` opens concurrent deep links on
-a new process.
+skipped (``AppTest`` sets the flag anew for every run, so its runs are checked).
+``tests/ui/test_streamlit_private.py`` fails when Streamlit renames any of this;
+``tests/test_cold_start.py`` opens concurrent deep links on a new process.
 """
 
 from __future__ import annotations
