@@ -272,7 +272,7 @@ def measure_with(url: str, pids: list[int], args: argparse.Namespace) -> dict[st
 def run_variant(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
     load0 = load_average()
     if args.nginx:
-        from tools.scale_out import cluster, find_nginx
+        from tools.nginx import cluster, find_nginx
 
         nginx = find_nginx()
         if nginx is None:
