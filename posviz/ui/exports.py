@@ -14,8 +14,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from posviz.ui import preview
-
 
 def plotly_config(name: str) -> dict:
     return {
@@ -72,7 +70,6 @@ def show_figure(
             code block keeps its open state under this key (``name`` by default).
     """
     select = {} if on_select is None else dict(on_select=on_select, selection_mode="box")
-    preview.show(fig, f"fig_{name}")
     st.plotly_chart(fig, config=plotly_config(name), theme=None, key=f"fig_{name}", alt=alt, **select)
     if csv is None and code is None:
         return
