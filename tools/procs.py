@@ -125,9 +125,17 @@ class MemoryProbe:
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A free loopback port: any, or the first free one of ``POSVIZ_PORTS`` (``8640-8649``) when that is set."""
+    lo, _, hi = os.environ.get("POSVIZ_PORTS", "").partition("-")
+    candidates = range(int(lo), int(hi or lo) + 1) if lo else [0]
+    for port in candidates:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return sock.getsockname()[1]
+    raise RuntimeError(f"no free port in POSVIZ_PORTS={os.environ['POSVIZ_PORTS']}")
 
 
 def wait_healthy(url: str, timeout: float, process: subprocess.Popen | None = None) -> None:
