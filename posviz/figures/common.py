@@ -31,9 +31,8 @@ from posviz.figures.colors import (
     plain,
 )
 from posviz.figures.data import as_array, compact
-from posviz.figures.layout import Look, axis_name, finish, look, number, subtitle_lines
+from posviz.figures.layout import Look, axis_name, finish, look, number, on_panel, subplot_grid, subtitle_lines
 from posviz.figures.memory import bytes_figure, human_bytes
-from posviz.figures.rebuild import on_panel, subplot_grid
 
 # Re-exported: the figure modules and the ui import these from here.
 __all__ = [
@@ -236,7 +235,7 @@ def heatmap_grid(
     cols = min(cols, n)
     rows = -(-n // cols)
     lk = look(lecture)
-    layout, grid = subplot_grid(
+    layout = subplot_grid(
         rows,
         cols,
         titles=titles,
@@ -287,7 +286,7 @@ def heatmap_grid(
         panels = [(h + 1, mask[h]) for h in range(n)]
         add_masks(traces, layout, panels, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    spec = dict(data=traces, layout=layout, **grid)
+    spec = dict(data=traces, layout=layout)
     height = max(lk.height, 220 * rows + 140)
     return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture, height=height)
 
@@ -329,7 +328,7 @@ def heatmap_row(
     """
     n = len(panels)
     gap = 0.07 if lecture else 0.05
-    layout, grid = subplot_grid(1, n, titles=[p.title for p in panels], horizontal_spacing=gap)
+    layout = subplot_grid(1, n, titles=[p.title for p in panels], horizontal_spacing=gap)
     traces = []
     width = (1.0 - gap * (n - 1)) / n
     if shared_scale:
@@ -381,5 +380,5 @@ def heatmap_row(
     layout["yaxis"]["title"] = dict(text="query position i")
     add_masks(traces, layout, masks, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    spec = dict(data=traces, layout=layout, **grid)
+    spec = dict(data=traces, layout=layout)
     return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)

@@ -14,7 +14,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from posviz.figures.rebuild import on_panel
+from posviz.figures.layout import on_panel
 
 # annotation_position -> (xanchor, yanchor, where along the line: 0 start, 1 end, 0.5 middle)
 VLINE = {

@@ -19,6 +19,7 @@ from posviz.figures.common import (
     sample_note,
     subtitle_lines,
 )
+from posviz.figures.layout import on_panel
 from posviz.figures.marks import Mark, add_marks
 
 CLIP_LINE = dict(color="#111", width=2, dash="dash")
@@ -43,9 +44,8 @@ def _clip_lines(fig: go.Figure, q_pos, k_pos, clip: int, cols: int, lecture: boo
                     name="|j − i| = K",
                     showlegend=False,
                     hoverinfo="skip",
+                    **on_panel(c + 1),
                 ),
-                row=1,
-                col=c + 1,
             )
 
 

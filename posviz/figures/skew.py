@@ -333,7 +333,5 @@ def skew_check_figure(
                 hovertemplate="garbage: no relative embedding for key %{x} of query %{y}<extra></extra>",
                 showlegend=False,
             ),
-            row=1,
-            col=1,
-        )
+        )  # on the first panel
     return fig

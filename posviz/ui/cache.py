@@ -11,7 +11,9 @@ under many sessions. Views are copied out of the cache (``st.cache_data``): a
 page may not corrupt another session's arrays. Figures are shared
 (``st.cache_resource``): nothing mutates them, and ``st.plotly_chart`` copies
 a ``go.Figure`` without validating it again (a spec dict would be revalidated
-on every rerun, tens of milliseconds for a large heatmap).
+on every rerun, tens of milliseconds for a large heatmap). A cached figure is
+converted once: its arrays are stored as ``to_dict()`` encodes them, so a rerun
+copies strings and does not encode the arrays again.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import plotly.graph_objects as go
 import streamlit as st
 import torch
 
-from posviz.ui.frozen import freeze
+from posviz.figures.plotly_private import figure_of
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,8 +60,8 @@ def cached_figure(fn: F | None = None, *, max_entries: int = FIGURE_ENTRIES) -> 
     """Cache a figure builder's result, keyed by every argument it was called with.
 
     ``fn(*args, **kwargs)`` returns a ``go.Figure``; the cached function returns
-    the same (shared, never mutated) figure to every caller with the same
-    arguments. ``fn.uncached`` builds without the cache.
+    the same (shared, never mutated) figure, its arrays encoded once, to every
+    caller with the same arguments. ``fn.uncached`` builds without the cache.
     Each decorated function has its own bounded cache (Streamlit makes the
     function's module, name and source part of the key).
     """
@@ -66,9 +69,9 @@ def cached_figure(fn: F | None = None, *, max_entries: int = FIGURE_ENTRIES) -> 
         return functools.partial(cached_figure, max_entries=max_entries)  # type: ignore[return-value]
 
     @functools.wraps(fn)
-    def frozen(*args: Any, **kwargs: Any) -> Any:
-        return freeze(fn(*args, **kwargs))
+    def encoded(*args: Any, **kwargs: Any) -> go.Figure:
+        return figure_of(fn(*args, **kwargs).to_dict())
 
-    cached = st.cache_resource(max_entries=max_entries, show_spinner=False)(frozen)
+    cached = st.cache_resource(max_entries=max_entries, show_spinner=False)(encoded)
     cached.uncached = fn  # type: ignore[attr-defined]
     return cached  # type: ignore[return-value]
