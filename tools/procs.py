@@ -161,10 +161,12 @@ def start_server(
     extra_args: Iterable[str] = (),
     cwd: Path = REPO,
     env: dict[str, str] | None = None,
+    script: str = "app.py",
 ) -> subprocess.Popen:
     """``streamlit run app.py`` on ``127.0.0.1:port`` with the config of checkout ``cwd`` (this one by default).
 
-    ``extra_args`` are more ``--section.option=value`` flags; ``env`` is added to this process's environment.
+    ``extra_args`` are more ``--section.option=value`` flags; ``env`` is added to this process's environment;
+    ``script`` is the main script (a path relative to ``cwd``, or absolute).
     """
     log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115 - closed with the process
     cmd = [
@@ -172,7 +174,7 @@ def start_server(
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        script,
         f"--server.port={port}",
         "--server.address=127.0.0.1",
         "--server.headless=true",
@@ -208,10 +210,11 @@ def own_server(
     extra_args: Iterable[str] = (),
     cwd: Path = REPO,
     env: dict[str, str] | None = None,
+    script: str = "app.py",
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """A server of its own on a free loopback port, healthy, stopped on exit; yields (url, process)."""
     port = free_port()
-    process = start_server(port, log_path=log_path, extra_args=extra_args, cwd=cwd, env=env)
+    process = start_server(port, log_path=log_path, extra_args=extra_args, cwd=cwd, env=env, script=script)
     try:
         url = f"http://127.0.0.1:{port}"
         wait_healthy(url, timeout, process)

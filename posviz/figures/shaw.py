@@ -20,7 +20,6 @@ from posviz.figures.common import (
     subtitle_lines,
 )
 from posviz.figures.layout import on_panel
-from posviz.figures.marks import Mark, add_marks
 
 CLIP_LINE = dict(color="#111", width=2, dash="dash")
 
@@ -153,8 +152,9 @@ def relations_figure(r_row, *, row: int, k_pos, k_len: int, clip: int, index_row
     )
     lk = look(lecture)
     clips = [(row - clip, "j = i − K"), (row + clip, "j = i + K")]
-    seen = [Mark(x, label, "top") for x, label in clips if k.min() <= x <= k.max()]
-    add_marks(fig, seen, line={**CLIP_LINE, "width": lk.line})
+    for x, label in clips:
+        if k.min() <= x <= k.max():
+            fig.add_vline(x=x, line={**CLIP_LINE, "width": lk.line}, annotation_text=label, annotation_position="top")
     fig.update_xaxes(title_text="key position j", showgrid=False, zeroline=False)
     fig.update_yaxes(title_text="component of R[i, j]", autorange="reversed", showgrid=False, zeroline=False)
     note = sample_note(np.array([row]), k, 1, k_len)

@@ -279,7 +279,7 @@ def attention_row_figure(
                 f"<extra>{name}</extra>",
             )
         )
-    add_marks(fig, [Mark(query, f"i = {query}")], line=dict(dash="dot", color="#555"))
+    fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
     fig.update_xaxes(title_text="key position j", automargin=True)
     fig.update_yaxes(title_text="attention weight", automargin=True, rangemode="tozero")
     return finish(
