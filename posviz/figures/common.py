@@ -352,7 +352,9 @@ def heatmap_row(
         axis = "coloraxis" if shared_scale or c == 0 else f"coloraxis{c + 1}"
         if not shared_scale or c == 0:
             name = f"{p.value_name} (log)" if colour is not None else p.value_name
-            side = "right" if shared_scale else "top"
+            # Under its bar: Plotly.js draws a title on "top" of a bar placed in container coordinates
+            # (layout.finish puts every horizontal bar there) over the bar itself.
+            side = "right" if shared_scale else "bottom"
             bar = dict(title=dict(text=name, side=side), orientation="h", len=width * 0.9, **ticks)
             bar.update(x=c * (width + gap) + width / 2, xanchor="center")
             if shared_scale:
