@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -37,3 +39,19 @@ def test_figure_of_a_valid_spec_is_the_validated_figure():
     assert [f.name for f in ours.frames] == ["one"]
     encoded = figure_of(ours.to_dict())  # what posviz.ui.cache keeps: arrays encoded once
     assert encoded.data[0].z["bdata"] and json.loads(pio.to_json(encoded)) == json.loads(pio.to_json(theirs))
+
+
+PRIVATE = re.compile(r"_plotly_utils|\b_validate\b|\._data\b|\._layout\b|_grid_str|_grid_ref|_frame_objs|\._props\b")
+
+
+def test_no_plotly_private_outside_its_module():
+    root = Path(__file__).resolve().parents[2]
+    files = [*(root / "posviz").rglob("*.py"), *(root / "pages").glob("*.py"), root / "app.py"]
+    found = [
+        f"{path.relative_to(root)}: {line.strip()}"
+        for path in files
+        if path.name != "plotly_private.py"
+        for line in path.read_text().splitlines()
+        if PRIVATE.search(line) or re.search(r"\bpio\.\w+\s*=[^=]", line)
+    ]
+    assert not found, found
