@@ -1,0 +1,64 @@
+"""Figures come with their CSV: one cached function returns both (posviz.ui.cache.Chart)."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from posviz.encodings.alibi import alibi_slopes
+from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey
+from posviz.ui.settings import project
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
+    from posviz.ui.alibi import charts
+    from posviz.ui.alibi.views import bias_view, receptive_view
+    from posviz.ui.cache import Chart
+
+
+def frame(chart: Chart) -> pd.DataFrame:
+    assert isinstance(chart, Chart) and chart.csv is not None
+    return pd.read_csv(io.StringIO(chart.csv()))
+
+
+def test_each_chart_carries_the_data_it_draws():
+    s = AlibiSettings(heads=6, seq_len=300)
+    sk, rk = project(s, SlopesKey), project(s, ReceptiveKey)
+    for fn in (charts.slopes, charts.interleave):
+        got = frame(fn.uncached(sk, False))
+        assert list(got["head"]) == list(range(1, 7))
+        np.testing.assert_allclose(got["slope"], alibi_slopes(6).numpy())
+    bias = frame(charts.bias_grid.uncached(s, False))
+    np.testing.assert_allclose(bias["bias"], bias_view(s).bias.ravel(), rtol=1e-6)
+    receptive = frame(charts.receptive_field.uncached(rk, False))
+    v = receptive_view(rk)
+    np.testing.assert_allclose(receptive["distance"], v.distances)
+    np.testing.assert_allclose(receptive[f"head {int(v.heads_shown[0]) + 1}"], v.weights[0], rtol=1e-6)
+
+
+def test_t5_charts_carry_the_matrices_they_draw():
+    from posviz.figures.t5 import pipeline_matrix
+    from posviz.ui.t5 import charts as t5_charts
+    from posviz.ui.t5.settings import BucketKey, HeadKey
+    from posviz.ui.t5.views import bucket_view, head_view, main_axes, seeded_table
+
+    k = BucketKey(q_len=40, k_len=50, num_buckets=16, max_distance=32)
+    ax = main_axes(k)
+    rel = ax.k_pos[None, :] - ax.q_pos[:, None]
+    steps = bucket_view(k).steps  # what the page drew its CSVs from before each figure carried its own
+    for chart, want in (
+        (t5_charts.relative_positions.uncached(k, False), rel),
+        (t5_charts.buckets.uncached(k, False), steps.bucket),
+        (t5_charts.pipeline_step.uncached(k, 3, False), pipeline_matrix(steps, 3)),
+    ):
+        got = pd.read_csv(io.StringIO(chart.csv()), index_col=0)
+        assert list(got.index) == list(ax.q_pos) and [int(c) for c in got.columns] == list(ax.k_pos)
+        np.testing.assert_allclose(got.to_numpy(), np.asarray(want, dtype=np.float64), rtol=1e-6)
+    assert not np.array_equal(steps.bucket, rel)  # the cases differ
+    hk = HeadKey(q_len=40, k_len=50, heads=4, head=2)
+    table = seeded_table(hk.num_buckets, hk.heads, 0).tobytes()
+    got = pd.read_csv(io.StringIO(t5_charts.head_bias.uncached(hk, table, False).csv()), index_col=0)
+    np.testing.assert_allclose(got.to_numpy(), head_view(hk, table), rtol=1e-6)
