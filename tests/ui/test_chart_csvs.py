@@ -62,3 +62,21 @@ def test_t5_charts_carry_the_matrices_they_draw():
     table = seeded_table(hk.num_buckets, hk.heads, 0).tobytes()
     got = pd.read_csv(io.StringIO(t5_charts.head_bias.uncached(hk, table, False).csv()), index_col=0)
     np.testing.assert_allclose(got.to_numpy(), head_view(hk, table), rtol=1e-6)
+
+
+def test_sinusoidal_charts_carry_what_they_draw():
+    from posviz.ui.exports import matrix_csv
+    from posviz.ui.sinusoidal import charts as sin_charts
+    from posviz.ui.sinusoidal.settings import LayoutsKey, SinusoidalSettings, TableKey
+    from posviz.ui.sinusoidal.views import layouts_view, similarity_view, table_view
+
+    s = SinusoidalSettings(seq_len=300, dim=8)
+    tk, lk = project(s, TableKey), project(s, LayoutsKey)
+    tv, sv = table_view(tk), similarity_view(tk)
+    assert sin_charts.table.uncached(tk, False).csv() == matrix_csv(tv.table, tv.positions, range(8))
+    assert sin_charts.similarity.uncached(tk, False).csv() == matrix_csv(sv.sim, sv.positions, sv.positions)
+    layouts = frame(sin_charts.layouts.uncached(lk, False))
+    assert list(layouts["concat component"]) == list(range(8))
+    assert list(layouts["interleaved component"]) == list(layouts_view(lk).perm)
+    waves = frame(sin_charts.waves.uncached(tk, False))
+    np.testing.assert_allclose(waves["position"], tv.wave_positions)
