@@ -80,3 +80,16 @@ def test_sinusoidal_charts_carry_what_they_draw():
     assert list(layouts["interleaved component"]) == list(layouts_view(lk).perm)
     waves = frame(sin_charts.waves.uncached(tk, False))
     np.testing.assert_allclose(waves["position"], tv.wave_positions)
+
+
+def test_skew_charts_carry_what_they_draw():
+    from posviz.ui.skew import charts as skew_charts
+    from posviz.ui.skew.settings import BytesKey, SkewKey, SkewSettings
+
+    s = SkewSettings(seq_len=6, dim=4)
+    sk, bk = project(s, SkewKey), project(s, BytesKey)
+    for number in (1, 4):
+        assert skew_charts.step.uncached(s, number, False).csv() == skew_charts.step_csv(sk, number)
+    assert skew_charts.check.uncached(sk, 5, False).csv() == skew_charts.step_csv(sk, 5)
+    assert skew_charts.memory.uncached(bk, 6, False).csv() == skew_charts.memory_csv(bk)
+    assert skew_charts.animation.uncached(s, False).csv is None  # the animation has no download
