@@ -93,3 +93,19 @@ def test_skew_charts_carry_what_they_draw():
     assert skew_charts.check.uncached(sk, 5, False).csv() == skew_charts.step_csv(sk, 5)
     assert skew_charts.memory.uncached(bk, 6, False).csv() == skew_charts.memory_csv(bk)
     assert skew_charts.animation.uncached(s, False).csv is None  # the animation has no download
+
+
+def test_shaw_charts_carry_what_they_draw():
+    from posviz.ui.shaw import charts as shaw_charts
+    from posviz.ui.shaw.settings import BytesKey, IndexKey, RowKey, ShawSettings, TableKey
+
+    s = ShawSettings()
+    for fn, key, csv in (
+        (shaw_charts.index, IndexKey, shaw_charts.index_csv),
+        (shaw_charts.table, TableKey, shaw_charts.table_csv),
+        (shaw_charts.relations_row, RowKey, shaw_charts.row_csv),
+    ):
+        k = project(s, key)
+        assert fn.uncached(k, False).csv() == csv(k)
+    bk = project(s, BytesKey)
+    assert shaw_charts.memory.uncached(bk, 64, False).csv() == shaw_charts.memory_csv(bk)
