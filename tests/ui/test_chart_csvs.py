@@ -109,3 +109,18 @@ def test_shaw_charts_carry_what_they_draw():
         assert fn.uncached(k, False).csv() == csv(k)
     bk = project(s, BytesKey)
     assert shaw_charts.memory.uncached(bk, 64, False).csv() == shaw_charts.memory_csv(bk)
+
+
+def test_rope_charts_carry_what_they_draw():
+    from posviz.ui.rope import charts as rope_charts
+    from posviz.ui.rope.settings import RopeSettings, keys
+
+    k = keys(RopeSettings())
+    for fn, key, csv in (
+        (rope_charts.frequencies, k.scaling, rope_charts.frequencies_csv),
+        (rope_charts.rotation, k.matrix, rope_charts.rotation_csv),
+        (rope_charts.permutation, k.permutation, rope_charts.permutation_csv),
+        (rope_charts.decay, k.decay, rope_charts.decay_csv),
+        (rope_charts.angles, k.scaling, rope_charts.angles_csv),
+    ):
+        assert fn.uncached(key, False).csv() == csv(key), fn.__name__
