@@ -325,3 +325,36 @@ def apply_vision_rope(x: torch.Tensor, angles: torch.Tensor, pair_dims: torch.Te
     out[..., pair_dims[:, 0]] = a * cos - b * sin
     out[..., pair_dims[:, 1]] = a * sin + b * cos
     return out
+
+
+def vision_offset_scores(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    angles: torch.Tensor,
+    pair_dims: torch.Tensor,
+    height: int,
+    width: int,
+    row: int,
+    col: int,
+) -> torch.Tensor:
+    """The score of one query patch against every key patch, arranged by offset (dh, dw).
+
+    Args:
+        q, k: (head_dim,) one query and one key vector (the same at every patch).
+        angles: (height * width, head_dim // 2) from :func:`vision_rope_angles`.
+        pair_dims: (head_dim // 2, 2) from :func:`vision_pair_dims`.
+        row, col: the query patch.
+
+    Returns:
+        (2 * height - 1, 2 * width - 1) float64: entry ``[dh + height - 1, dw + width - 1]`` is
+        ``rope(q, row, col) . rope(k, row + dh, col + dw)``; NaN where that key is off the grid.
+    """
+    if not (0 <= row < height and 0 <= col < width):
+        raise ValueError(f"the query patch ({row}, {col}) is not on the {height} x {width} grid.")
+    patches = height * width
+    rq = apply_vision_rope(q.double().expand(1, -1), angles[row * width + col][None].double(), pair_dims)  # (1, d)
+    rk = apply_vision_rope(k.double().expand(patches, -1), angles.double(), pair_dims)  # (h*w, d)
+    scores = (rk @ rq[0]).reshape(height, width)  # (h, w): keys on the grid
+    out = torch.full((2 * height - 1, 2 * width - 1), float("nan"), dtype=torch.float64)
+    out[height - 1 - row : 2 * height - 1 - row, width - 1 - col : 2 * width - 1 - col] = scores
+    return out
