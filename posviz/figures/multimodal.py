@@ -140,7 +140,7 @@ def sequence_figure(
 
 
 def pairs_figure(
-    wavelength: np.ndarray, layouts: list[tuple[str, np.ndarray]], *, side: int, lecture: bool = False
+    wavelength: np.ndarray, layouts: list[tuple[str, np.ndarray]], *, side: int, theta: float, lecture: bool = False
 ) -> go.Figure:
     """Each frequency pair's wavelength, coloured by the id (t, h, w) that turns it, one panel per layout.
 
@@ -148,6 +148,7 @@ def pairs_figure(
         wavelength: (n,) tokens per full turn of each pair.
         layouts: (panel title, axis per pair (n,)) per layout.
         side: the image's larger side in tokens (a pair with a longer wavelength barely turns across it).
+        theta: the rope_theta the wavelengths come from.
     """
     fig = make_subplots(rows=len(layouts), cols=1, shared_xaxes=True, subplot_titles=[t for t, _ in layouts],
                         vertical_spacing=0.14)  # fmt: skip
@@ -172,11 +173,13 @@ def pairs_figure(
         fig.add_hline(y=side, line=dict(color="#555", dash="dot", width=1.5), row=row, col=1)
         fig.update_yaxes(type="log", title_text="wavelength (tokens per turn)", row=row, col=1)
     fig.update_xaxes(title_text="frequency pair k (fast → slow)", row=len(layouts), col=1)
+    fig.update_xaxes(zeroline=False)
     return finish(
         fig,
         title="Which frequency pairs each id turns: blocks against interleaved",
         subtitle=subtitle_lines(
             f"Dotted: the image's larger side, {side} tokens; a pair far above it barely turns across the image",
+            f"Wavelengths for rope_theta {theta:,.0f}, head_dim {2 * len(wavelength)}",
             "Blocks give time only fast pairs and width only slow ones; interleaving gives each axis both",
         ),
         lecture=lecture,
@@ -262,6 +265,7 @@ def split_figure(
             )
         fig.update_yaxes(type="log", title_text="patches per turn", row=row, col=1)
     fig.update_xaxes(title_text="pair k, in the model's own order", row=len(names), col=1)
+    fig.update_xaxes(zeroline=False)
     return finish(
         fig,
         title="How each vision encoder splits a head between rows and columns",
@@ -308,7 +312,7 @@ def time_figure(
         x=0, y=resume, xanchor="left", yanchor="bottom", showarrow=False,
         text=f"next text starts at start + {resume} (5.23)",
     )  # fmt: skip
-    fig.update_xaxes(title_text="temporal patch of the video (2 frames each)")
+    fig.update_xaxes(title_text="temporal patch of the video (2 frames each)", zeroline=False)
     fig.update_yaxes(title_text="time id − the video's start id", rangemode="tozero")
     return finish(
         fig,

@@ -9,7 +9,7 @@ import streamlit as st
 
 from posviz.figures import multimodal as fig
 from posviz.ui.vision.settings import ENCODERS, PRESETS, OffsetKey, SequenceKey
-from posviz.ui.vision.views import offset_view, pairs_view, sequence_view, split_view, time_view
+from posviz.ui.vision.views import BLOCKS, INTERLEAVED, offset_view, pairs_view, sequence_view, split_view, time_view
 
 ENTRIES = 16
 Columns = dict[str, np.ndarray]
@@ -80,13 +80,10 @@ def pairs(vl_model: str, side: int, lecture: bool) -> tuple[go.Figure, Columns]:
     v = pairs_view(vl_model)
     p = PRESETS[vl_model]
     layouts = [
-        (f"Blocks, mrope_section {list(p.mrope_section)} (Qwen2-VL, Qwen2.5-VL)", v.blocks),
-        (
-            "Interleaved t h w t h w … (Qwen3-VL" + (")" if p.interleaved else f", same {list(v.section)})"),
-            v.interleaved,
-        ),
+        (f"Blocks t | h | w: Qwen2-VL, Qwen2.5-VL, mrope_section {list(BLOCKS.mrope_section)}", v.blocks),
+        (f"Interleaved t h w t h w …: Qwen3-VL, mrope_section {list(INTERLEAVED.mrope_section)}", v.interleaved),
     ]
-    figure = fig.pairs_figure(v.wavelength, layouts, side=side, lecture=lecture)
+    figure = fig.pairs_figure(v.wavelength, layouts, side=side, theta=p.rope_theta, lecture=lecture)
     names = np.array(["t", "h", "w"])
     columns = {
         "pair k": np.arange(len(v.wavelength)),

@@ -31,8 +31,9 @@ PAIRS = """\
 Which id turns which pair decides what each axis can resolve. Qwen2-VL cuts the `d/2` pairs into
 **blocks** (`mrope_section`, 16 + 24 + 24 of 64): time takes the fastest pairs, height the middle
 ones and width **only the slowest**, whose wavelengths are far longer than any image, so columns
-are told apart by small angles. Qwen3-VL **interleaves** them (t h w t h w …), so every axis gets
-fast and slow pairs; the table gives each axis's range of wavelengths.
+are told apart by small angles, and time has no slow pair for long videos. Qwen3-VL
+**interleaves** them (t h w t h w …, `[24, 20, 20]`), so every axis gets fast and slow pairs; the
+table gives each axis's range of wavelengths.
 """
 
 OFFSETS = """\
@@ -43,12 +44,13 @@ depends only on `n − m`. The two panels put two different query patches at the
 """
 
 SPLIT = """\
-The three encoders agree on the idea and differ in the layout. **Pixtral** builds one table of
-`head_dim/2` frequencies and gives the even ones to rows and the odd ones to columns, so both axes
-span the whole range. **Qwen-VL** (2, 2.5, 3) computes `head_dim/4` frequencies and uses the same
-ones for rows, then for columns. **Gemma 4** does the same with columns first, and rotates each half
-of the head on its own (`apply_multidimensional_rope`), so its pairs sit in different channels.
-Hover a dot for the two channels it turns.
+The encoders agree on the idea and differ in the details. **Pixtral** builds one table of
+`head_dim/2` frequencies and gives the even entries to rows and the odd ones to columns, so each
+column pair turns half a step slower than its row pair. **Qwen-VL** (2, 2.5, 3) computes
+`head_dim/4` frequencies and uses the very same ones for rows, then for columns. **Gemma 4** does the
+same with **columns first**, base 100 instead of 10000 (its slowest pair turns once in about 300
+patches), and rotates each half of the head on its own (`apply_multidimensional_rope`), so its pairs
+sit in other channels. Hover a dot for the two channels it turns.
 """
 
 TIME = """\

@@ -102,12 +102,14 @@ def sequence_view(k: SequenceKey) -> SequenceView:
     )
 
 
+BLOCKS, INTERLEAVED = PRESETS["qwen2_vl"], PRESETS["qwen3_vl"]  # each layout as its model ships it
+
+
 @dataclass(frozen=True)
 class PairsView:
-    wavelength: np.ndarray  # (n,) tokens per turn of each pair, 2 pi / theta_k
-    blocks: np.ndarray  # (n,) axis per pair, Qwen2-VL's blocks
-    interleaved: np.ndarray  # (n,) axis per pair, Qwen3-VL's interleaving
-    section: tuple[int, int, int]
+    wavelength: np.ndarray  # (n,) tokens per turn of each pair, 2 pi / theta_k, the chosen model's theta
+    blocks: np.ndarray  # (n,) axis per pair, Qwen2-VL's blocks [16, 24, 24]
+    interleaved: np.ndarray  # (n,) axis per pair, Qwen3-VL's interleaving [24, 20, 20]
 
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
@@ -116,9 +118,8 @@ def pairs_view(vl_model: str) -> PairsView:
     inv = rope_inv_freq(p.head_dim, base=p.rope_theta)  # (n,) float64
     return PairsView(
         (2 * np.pi / inv).numpy(),
-        mrope_axes(p.head_dim, p.mrope_section).numpy(),
-        mrope_axes(p.head_dim, p.mrope_section, interleaved=True).numpy(),
-        p.mrope_section,
+        mrope_axes(BLOCKS.head_dim, BLOCKS.mrope_section).numpy(),
+        mrope_axes(INTERLEAVED.head_dim, INTERLEAVED.mrope_section, interleaved=True).numpy(),
     )
 
 
