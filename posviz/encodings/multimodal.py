@@ -332,6 +332,7 @@ def vision_offset_scores(
     k: torch.Tensor,
     angles: torch.Tensor,
     pair_dims: torch.Tensor,
+    *,
     height: int,
     width: int,
     row: int,

@@ -27,6 +27,7 @@ from posviz.encodings.multimodal import (
     apply_vision_rope,
     mrope_axes,
     mrope_position_ids,
+    vision_offset_scores,
     vision_pair_dims,
     vision_rope_angles,
     vision_rope_frequencies,
@@ -336,3 +337,25 @@ def test_vision_score_depends_only_on_the_offset():
 def test_bad_vision_input_names_the_argument(args, word):
     with pytest.raises(ValueError, match=word):
         vision_rope_angles(*args)
+
+
+@pytest.mark.parametrize("model", VISION_MODELS)
+def test_offset_scores_equal_a_loop_and_agree_between_query_patches(model):
+    h, w, dim = 5, 4, 24
+    cfg = {"head_dim": dim}
+    angles, pairs = vision_rope_angles(model, cfg, h, w), vision_pair_dims(model, dim)
+    gen = torch.Generator().manual_seed(1)
+    q, k = torch.randn(2, dim, generator=gen, dtype=torch.float64)
+    a = vision_offset_scores(q, k, angles, pairs, height=h, width=w, row=1, col=3)
+    b = vision_offset_scores(q, k, angles, pairs, height=h, width=w, row=4, col=0)
+    for r in range(h):  # naive: rotate at each key patch and dot
+        for c in range(w):
+            rq = apply_vision_rope(q[None], angles[1 * w + 3][None].double(), pairs)[0]
+            rk = apply_vision_rope(k[None], angles[r * w + c][None].double(), pairs)[0]
+            assert float(a[r - 1 + h - 1, c - 3 + w - 1]) == pytest.approx(float(rq @ rk), abs=1e-12)
+    both = ~(a.isnan() | b.isnan())
+    assert int(both.sum()) == 2 * 1  # offsets reachable from both (1, 3) and (4, 0): dh in {-1, 0}, dw 0
+    torch.testing.assert_close(a[both], b[both], rtol=0, atol=1e-5)  # float32 angles
+    assert int((~a.isnan()).sum()) == h * w
+    with pytest.raises(ValueError, match="query patch"):
+        vision_offset_scores(q, k, angles, pairs, height=h, width=w, row=h, col=0)

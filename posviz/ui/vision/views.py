@@ -149,9 +149,9 @@ def offset_view(k: OffsetKey) -> OffsetView:
     q, kk = torch.randn(2, dim, generator=gen, dtype=torch.float64)  # one query, one key vector
     angles = vision_rope_angles(k.encoder, cfg, h, w)  # (h*w, dim/2)
     pairs = vision_pair_dims(k.encoder, dim)
-    chosen = vision_offset_scores(q, kk, angles, pairs, h, w, k.q_row, k.q_col)
+    chosen = vision_offset_scores(q, kk, angles, pairs, height=h, width=w, row=k.q_row, col=k.q_col)
     other = other_patch(k)
-    second = vision_offset_scores(q, kk, angles, pairs, h, w, *other)
+    second = vision_offset_scores(q, kk, angles, pairs, height=h, width=w, row=other[0], col=other[1])
     both = ~(chosen.isnan() | second.isnan())
     gap = float((chosen - second)[both].abs().max()) if bool(both.any()) else 0.0
     return OffsetView(chosen.numpy(), second.numpy(), other, h, w, gap)
