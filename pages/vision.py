@@ -19,6 +19,7 @@ page_header(
 )
 prose(texts.INTRO, label="What M-RoPE does")
 st.latex(texts.FORMULA)
+st.latex(texts.FORMULA_PAIRS)
 sk = project(s, SequenceKey)
 preset = PRESETS[s.vl_model]
 ids_code = snippets.ids_snippet(sk)
@@ -44,7 +45,8 @@ show_figure(
 
 section("2 · Which pairs carry time, height and width")
 prose(texts.PAIRS)
-figure, columns = charts.pairs(s.vl_model, max(s.image_rows, s.image_cols), lecture)
+side = max(s.image_rows, s.image_cols)
+figure, columns = charts.pairs(s.vl_model, side, lecture)
 show_figure(
     figure,
     name="vision_pairs",
@@ -52,7 +54,7 @@ show_figure(
     csv=lambda: columns_csv(columns),
     code=snippets.pairs_snippet(s.vl_model),
 )
-st.dataframe(charts.axis_ranges(s.vl_model), hide_index=True)
+st.dataframe(charts.axis_ranges(s.vl_model, side), hide_index=True)
 st.caption(f"{preset.name}: head_dim {preset.head_dim}, rope_theta {preset.rope_theta:,.0f}, mrope_section "
            f"{list(preset.mrope_section)}, {'interleaved' if preset.interleaved else 'in blocks'}.")  # fmt: skip
 

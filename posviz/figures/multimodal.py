@@ -91,7 +91,6 @@ def sequence_figure(
         blocks: (kind, start, stop) runs of the sequence.
         resume_at: the first token after the video (where the two rules part), if any.
     """
-    lk = look(lecture)
     seq = ids.shape[1]
     x = compact(np.arange(seq))
     fig = go.Figure()
@@ -119,13 +118,16 @@ def sequence_figure(
                 hovertemplate=f"token %{{x}}<br>{AXIS_NAMES[a]} id = %{{y}}<extra></extra>",
             )
         )
-    if resume_at is not None and resume_at < seq:
+    if resume_at is not None and resume_at < seq:  # where the text after the video starts, by each rule
         new, old = int(ids[0, resume_at]), int(original[0, resume_at])
-        fig.add_annotation(
-            x=resume_at, y=new, ax=0, ay=-3 * lk.font, showarrow=True, arrowhead=2,
-            text=f"text resumes at {new} (5.23)<br>original code: {old}",
-            align="left", xanchor="right", bgcolor="rgba(255,255,255,0.85)",
-        )  # fmt: skip
+        for y, name, symbol in (
+            (new, f"text resumes at {new} (5.23)", "star"),
+            (old, f"text resumes at {old} (original)", "circle-open"),
+        ):
+            fig.add_trace(
+                go.Scatter(x=[resume_at], y=[y], mode="markers", name=name, hoverinfo="name",
+                           marker=dict(symbol=symbol, size=16, color="#111", line=dict(width=2, color="#111")))
+            )  # fmt: skip
     fig.update_xaxes(title_text="token index in the sequence", showgrid=False, zeroline=False)
     fig.update_yaxes(title_text="position id", rangemode="tozero")
     return finish(
@@ -224,7 +226,7 @@ def offset_figure(
         fig,
         title=f"{encoder}: the score depends only on the offset (dh, dw)",
         subtitle=subtitle_lines(
-            "One random query and key rotated at two different query patches; grey: keys off the image",
+            "One random vector as query and key, the query at two different patches; grey: keys off the image",
             f"Where both are defined the panels agree to {gap:.1e}",
         ),
         lecture=lecture,

@@ -94,10 +94,14 @@ def pairs(vl_model: str, side: int, lecture: bool) -> tuple[go.Figure, Columns]:
     return figure, columns
 
 
-def axis_ranges(vl_model: str) -> dict[str, list]:
-    """Per layout and axis: how many pairs, the shortest and the longest wavelength (a table)."""
+def axis_ranges(vl_model: str, side: int) -> dict[str, list]:
+    """Per layout and axis: how many pairs, the shortest and the longest wavelength, and how far the
+    fastest pair turns across the image's larger side (a table)."""
     v = pairs_view(vl_model)
-    rows: dict[str, list] = {"layout": [], "id": [], "pairs": [], "shortest wavelength": [], "longest wavelength": []}
+    turns = f"turns of its fastest pair across {side} tokens"
+    rows: dict[str, list] = {
+        "layout": [], "id": [], "pairs": [], "shortest wavelength": [], "longest wavelength": [], turns: []
+    }  # fmt: skip
     for layout, axes in (("blocks", v.blocks), ("interleaved", v.interleaved)):
         for a, name in enumerate(fig.AXIS_NAMES):
             waves = v.wavelength[axes == a]
@@ -106,6 +110,7 @@ def axis_ranges(vl_model: str) -> dict[str, list]:
             rows["pairs"].append(int(len(waves)))
             rows["shortest wavelength"].append(f"{waves.min():,.1f}" if len(waves) else "—")
             rows["longest wavelength"].append(f"{waves.max():,.0f}" if len(waves) else "—")
+            rows[turns].append(f"{side / waves.min():.3g}" if len(waves) else "—")
     return rows
 
 

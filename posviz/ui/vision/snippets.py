@@ -150,7 +150,8 @@ def rope(x, angles):
 
 
 gen = torch.Generator().manual_seed({k.seed})
-q, k = torch.randn(2, head_dim, generator=gen, dtype=torch.float64)  # one query, one key
+q = torch.randn(head_dim, generator=gen, dtype=torch.float64)
+k = q  # the same vector as query and key
 
 
 def by_offset(row, col):

@@ -2,10 +2,8 @@
 
 from posviz.ui.sections import OnDemand
 
-FORMULA = (
-    r"(t, h, w)_{\text{patch}} = \text{start} + (\text{frame}, \text{row}, \text{col}),\qquad"
-    r"\text{pair } k \text{ turns by } \text{id}_{\text{axis}(k)}\cdot\theta_k"
-)
+FORMULA = r"(t, h, w) = \text{start} + (\text{frame},\ \text{row},\ \text{column})"
+FORMULA_PAIRS = r"\text{angle of pair } k = \theta_k \cdot \text{id}_{\text{axis}(k)}\,"
 
 INTRO = """\
 A vision-language model reads an image as a grid of **patches**; the vision encoder merges each

@@ -146,7 +146,8 @@ def offset_view(k: OffsetKey) -> OffsetView:
     cfg = ENCODERS[k.encoder][1]
     dim = int(cfg["head_dim"])
     gen = torch.Generator().manual_seed(k.seed)
-    q, kk = torch.randn(2, dim, generator=gen, dtype=torch.float64)  # one query, one key vector
+    q = torch.randn(dim, generator=gen, dtype=torch.float64)
+    kk = q  # the same vector as query and key: the score peaks at offset (0, 0)
     angles = vision_rope_angles(k.encoder, cfg, h, w)  # (h*w, dim/2)
     pairs = vision_pair_dims(k.encoder, dim)
     chosen = vision_offset_scores(q, kk, angles, pairs, height=h, width=w, row=k.q_row, col=k.q_col)
