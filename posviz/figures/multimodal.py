@@ -135,7 +135,9 @@ def sequence_figure(
         title="The sequence in 1-D: every token's t, h and w ids",
         subtitle=subtitle_lines(
             "Text: the three ids are equal and count up. A vision block starts all three at the same id",
-            "Text after it resumes at start + max(h, w)/m (transformers 5.23) or at largest id + 1 (original, dashed)",
+            "Text after it resumes at start + max(h, w)/m (transformers 5.23) or at largest id + 1 (original, dashed)"
+            if not np.array_equal(ids, original)
+            else "Text after it resumes at start + max(h, w)/m; the original rule (largest id + 1) agrees here",
         ),
         lecture=lecture,
     )
@@ -314,7 +316,8 @@ def time_figure(
         x=0, y=resume, xanchor="left", yanchor="bottom", showarrow=False,
         text=f"next text starts at start + {resume} (5.23)",
     )  # fmt: skip
-    fig.update_xaxes(title_text="temporal patch of the video (2 frames each)", zeroline=False)
+    whole = {"dtick": 1} if len(frames) <= 20 else {}
+    fig.update_xaxes(title_text="temporal patch of the video (2 frames each)", zeroline=False, **whole)
     fig.update_yaxes(title_text="time id − the video's start id", rangemode="tozero")
     return finish(
         fig,
