@@ -12,6 +12,8 @@ import types
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from transformers import Gemma4VisionConfig, PixtralVisionConfig
 from transformers.models.gemma4 import modeling_gemma4 as g4
 from transformers.models.pixtral import modeling_pixtral as px
@@ -106,6 +108,29 @@ def test_ids_equal_transformers_on_random_sequences(model, merge):
         ref = hf_rope_index(model, types_, images, videos, merge=merge, tps=tps, seconds=seconds)
         assert ours.dtype == torch.long and ours.shape == (3, len(types_))
         assert torch.equal(ours, ref), (model, merge, types_, images, videos, tps, seconds)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    model=st.sampled_from(list(MODEL_CLASSES)),
+    merge=st.sampled_from([1, 2, 3]),
+    tps=st.integers(1, 50),
+    seconds=st.floats(0.0625, 4.0, width=32),  # bounds exact in float32
+)
+def test_ids_equal_transformers_property(seed, model, merge, tps, seconds):
+    types_, images, videos = random_sequence(random.Random(seed), model, merge)
+    per_video = torch.full((len(videos),), seconds, dtype=torch.float32) if videos else None
+    ours = mrope_position_ids(
+        torch.tensor(types_),
+        images,
+        videos,
+        model=model,
+        spatial_merge_size=merge,
+        tokens_per_second=tps,
+        seconds_per_grid=() if per_video is None else per_video,
+    )
+    assert torch.equal(ours, hf_rope_index(model, types_, images, videos, merge=merge, tps=tps, seconds=per_video))
 
 
 def test_text_resumes_after_the_larger_side_and_a_long_video_overlaps_it():
