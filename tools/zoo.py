@@ -169,7 +169,12 @@ def _truth_key(layer_type: str, keys: list, model_type: str, params: dict) -> st
 
     if keys == [None]:
         return None
-    return layer_type if layer_type in keys else rope_key(params, layer_type.removesuffix("_attention"), model_type)
+    if layer_type in keys:
+        return layer_type
+    try:
+        return rope_key(params, layer_type.removesuffix("_attention"), model_type)
+    except ValueError:
+        return None
 
 
 def compare(model_type: str, config: dict | None = None) -> tuple[str, str]:

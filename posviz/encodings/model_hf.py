@@ -19,6 +19,7 @@ becomes a ``ValueError`` that carries its message (which names the field).
 from __future__ import annotations
 
 import logging
+import math
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -26,11 +27,11 @@ from typing import Any
 from transformers import CONFIG_MAPPING
 from transformers.utils import logging as hf_logging
 
-from posviz.encodings.model_fields import MAX_CONTEXT, MAX_LAYERS, MAX_LIST
+from posviz.encodings.model_fields import MAX_CONTEXT, MAX_LAYERS, MAX_LIST, Fields, _is_number, show
 
 # Layer kinds as posviz names them: transformers' layer type without "_attention".
 ATTENTION = ("full", "sliding", "chunked", "indexed", "compressed_sparse", "heavily_compressed", "hybrid")
-ATTENTION += ("hybrid_sliding", "reference_sliding", "window")
+ATTENTION += ("hybrid_sliding", "reference_sliding", "window", "minimax_m3_sparse")
 # Layers that mix tokens with no attention position at all: where order enters instead.
 NO_POSITION = {
     "linear": "a recurrence (linear attention, state space, Mamba): each token's state carries every earlier "
@@ -96,20 +97,71 @@ def check_size(value: object, where: str = "", depth: int = 0) -> None:
     if isinstance(value, dict):
         for key, inner in value.items():
             name = f"{where}.{key}" if where else str(key)
-            if isinstance(inner, int) and not isinstance(inner, bool):
-                lower = str(key).lower()
-                layers = "layers" in lower or lower in ("n_layer", "num_layers")
-                if layers and not 0 <= inner <= MAX_LAYERS:
-                    raise ValueError(f"{name} must lie between 0 and {MAX_LAYERS}, got {inner:.3g}.")
-                lengths = any(w in lower for w in ("position", "window", "chunk"))
-                if not layers and lengths and abs(inner) > MAX_CONTEXT:
-                    raise ValueError(f"{name} must be at most 2^30 tokens, got {inner:.3g}.")
+            if isinstance(inner, int | float) and not isinstance(inner, bool):
+                _check_number(str(key).lower(), name, inner)
             check_size(inner, name, depth + 1)
     elif isinstance(value, list):
         if len(value) > MAX_LIST:
             raise ValueError(f"{where} must have at most {MAX_LIST} entries, got {len(value)}.")
         for i, inner in enumerate(value):
             check_size(inner, f"{where}[{i}]", depth + 1)
+
+
+def _check_number(key: str, name: str, value: float) -> None:
+    """Counts and lengths a config.json may hold, before transformers allocates by them."""
+    if key.startswith("num_") and key.endswith("layers") or key in ("n_layer", "num_layers"):
+        if not (_is_number(value) and 0 <= value <= MAX_LAYERS):
+            raise ValueError(
+                f"{name} must be a whole number, posviz reads at most {MAX_LAYERS} layers; got {show(value)}."
+            )
+    elif "heads" in key or "interval" in key or key == "hidden_size":
+        if not (_is_number(value) and 1 <= value <= 2**24):
+            raise ValueError(f"{name} must be a positive whole number, got {show(value)}.")
+    elif any(w in key for w in ("position", "window", "chunk")) and not (_is_number(value) and value <= MAX_CONTEXT):
+        raise ValueError(f"{name} must be a number of tokens, at most 2^30 tokens; got {show(value)}.")
+
+
+def _agree(name_a: str, a: object, name_b: str, b: object) -> None:
+    if a is not None and b is not None and a != b:
+        raise ValueError(f"{name_a} ({show(a)}) and {name_b} ({show(b)}) disagree: give one of them.")
+
+
+def check_rope(raw: dict, where: str = "") -> None:
+    """What transformers would resolve silently or refuse without naming the field, refused here first.
+
+    Two spellings of one fact that disagree (``type`` / ``rope_type``, ``rope_theta`` inside and
+    beside the RoPE dict, ``rope_scaling`` / ``rope_parameters``) are refused rather than resolved.
+    """
+    scaling, params = raw.get("rope_scaling"), raw.get("rope_parameters")
+    for key, value in (("rope_scaling", scaling), ("rope_parameters", params)):
+        if value is not None and not isinstance(value, dict):
+            raise ValueError(f"{where}{key} must be a JSON object or null, got {show(value)}.")
+    if scaling and params and scaling != params:
+        raise ValueError(f"{where}rope_scaling and rope_parameters are both given and disagree: give one of them.")
+    chosen, name = (scaling, "rope_scaling") if scaling else (params, "rope_parameters")
+    if not chosen:
+        return
+    nested = "rope_type" not in chosen and "type" not in chosen and all(isinstance(v, dict) for v in chosen.values())
+    dicts = [(f"{where}{name}.{k}.", v) for k, v in chosen.items()] if nested else [(f"{where}{name}.", chosen)]
+    for prefix, d in dicts:
+        f = Fields(d, prefix)
+        _agree(f.name("rope_type"), d.get("rope_type"), f.name("type"), d.get("type"))
+        for key in ("rope_theta", "partial_rotary_factor", "original_max_position_embeddings"):
+            outer, inner = raw.get(key), d.get(key)
+            if nested or not (_is_number(outer) and _is_number(inner)):
+                continue  # per-kind dicts keep their own values; a non-number is refused below
+            if not math.isclose(inner, outer, rel_tol=1e-9):
+                raise ValueError(
+                    f"{f.name(key)} ({show(inner)}) and {where}{key} ({show(outer)}) disagree: give one of them."
+                )
+        f.number("rope_theta", lo=1.0, hi=1e15, above=True)
+        f.number("factor", lo=0.0, hi=2.0**20, above=True)
+        if (d.get("rope_type") or d.get("type")) == "llama3":
+            for key in ("low_freq_factor", "high_freq_factor"):
+                if f.number(key, lo=0.0, hi=2.0**20, above=True) is None:
+                    raise ValueError(f"llama3 scaling needs {f.name(key)}.")
+    for key in ("rope_theta", "partial_rotary_factor"):
+        Fields(raw, where).number(key, lo=0.0, hi=1e15, above=True)
 
 
 def text_config(config: Any) -> Any:
@@ -127,6 +179,8 @@ def hf_config(config: dict, model_type: str) -> tuple[Any, list[str]]:
         ValueError: with transformers' own message (it names the field) when the class refuses it.
     """
     check_size(config)
+    text_raw = config.get("text_config")
+    check_rope(text_raw, "text_config.") if isinstance(text_raw, dict) else check_rope(config)
     notes = []
     try:
         cls = CONFIG_MAPPING[model_type]
@@ -195,7 +249,7 @@ def rope_key(params: dict, kind: str, model_type: str) -> str | None:
             return key
     if kind.startswith("hybrid") and "full_attention" in params:  # attention beside the SSM
         return "full_attention" if kind == "hybrid" else "sliding_attention"
-    return None
+    raise ValueError(f"rope_parameters is keyed by layer type but has no entry for {kind}_attention.")
 
 
 def uses_rope(text: Any, kind: str, model_type: str, params: dict | None) -> bool:

@@ -264,8 +264,10 @@ def _rope(config: dict, model_type: str) -> ModelPositions:
         head = _head(text, kinds.index(kind), text_type)
         specs[kind] = rope_spec(Fields(d, where), head, text_type, max_position=max_position, truncate=truncate)
     flags = attr(text, "no_rope_layers")  # Llama 4, SmolLM3: 1 = RoPE, 0 = NoPE, per layer
-    if flags is not None and (not isinstance(flags, list | tuple) or len(flags) < len(kinds)):
-        raise ValueError(f"no_rope_layers must hold one 0 or 1 per layer ({len(kinds)}).")
+    if flags is not None and (
+        not isinstance(flags, list | tuple) or len(flags) != len(kinds) or any(x not in (0, 1) for x in flags)
+    ):
+        raise ValueError(f"no_rope_layers must hold one 0 (NoPE) or 1 (RoPE) per layer ({len(kinds)}).")
     layers, ropes = [], {}
     for i, kind in enumerate(kinds):
         window = _window(text, kind, i)

@@ -242,11 +242,13 @@ def test_gemma3_new_spelling_equals_old():
     assert model_positions(text).ropes == old.ropes
 
 
-def test_nope_interval_spellings():
+def test_nope_interval_as_transformers_reads_it():
+    """Llama4TextConfig (5.23) reads no_rope_layer_interval; the older nope_layer_interval is not a field of it."""
     base = dict(model_type="llama4_text", num_hidden_layers=8, attention_chunk_size=512)
     a = model_positions(dict(base, no_rope_layer_interval=2))
     b = model_positions(dict(base, nope_layer_interval=2))
-    assert [x.rope for x in a.layers] == [x.rope for x in b.layers] == [True, False] * 4
+    assert [x.rope for x in a.layers] == [True, False] * 4
+    assert [x.rope for x in b.layers] == [True, True, True, False] * 2  # the class default, 4
 
 
 def test_unrelated_fields_are_ignored():
