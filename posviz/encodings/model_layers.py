@@ -18,6 +18,15 @@ import torch
 from posviz.encodings.model_fields import MAX_CONTEXT, MAX_LAYERS, Fields
 
 KINDS = ("full", "sliding", "chunked")
+# Every other layer kind reaches keys like one of these (or only itself): the mask a query sees.
+# indexed / sparse / compressed: any earlier key may be picked (by content); a recurrence carries all;
+# a convolution reaches its kernel; an MLP layer mixes no tokens.
+REACHES_LIKE = {
+    "full": "full", "sliding": "sliding", "chunked": "chunked", "indexed": "full", "minimax_m3_sparse": "full",
+    "compressed_sparse": "full", "heavily_compressed": "full", "hybrid": "full", "hybrid_sliding": "sliding",
+    "reference_sliding": "sliding", "window": "chunked", "linear": "full", "conv": "sliding", "mlp": "self",
+    "moe": "self",
+}  # fmt: skip
 HF_KINDS = {"full_attention": "full", "sliding_attention": "sliding", "chunked_attention": "chunked"}
 
 # Config classes that read `layer_types` (the others ignore it, as transformers does).
@@ -44,7 +53,7 @@ ALTERNATES = {"gemma2": 2, "gpt_oss": 2}  # sliding when (i + 1) % n, full every
 class Layer:
     """One layer's position facts."""
 
-    attention: str  # "full" | "sliding" | "chunked"
+    attention: str  # "full" | "sliding" | "chunked" | any kind of model_hf.KINDS (REACHES_LIKE says how it reaches)
     window: int | None  # tokens in the sliding window or the chunk; None for full
     rope: bool  # False: a NoPE layer, no position signal at all
     causal: bool = True  # False in an encoder (BERT, the T5 and Marian encoders)
@@ -153,12 +162,15 @@ def attention_mask(attention: str, window: int | None, q_pos: torch.Tensor, k_po
     Returns:
         (q_len, k_len) bool, True where query ``i`` sees key ``j``.
     """
-    if attention not in KINDS:
-        raise ValueError(f"attention must be one of {KINDS}, got {attention!r}.")
-    if attention != "full" and (window is None or window < 1):
+    if attention not in REACHES_LIKE:
+        raise ValueError(f"attention must be one of {tuple(REACHES_LIKE)}, got {attention!r}.")
+    attention = REACHES_LIKE[attention]
+    if attention in ("sliding", "chunked") and (window is None or window < 1):
         raise ValueError(f"{attention} attention needs a positive window, got {window}.")
     i, j = q_pos[:, None], k_pos[None, :]  # (q, 1), (1, k)
     mask = j <= i
+    if attention == "self":
+        return j == i
     if attention == "sliding":
         mask &= j > i - window
     elif attention == "chunked":
@@ -168,10 +180,13 @@ def attention_mask(attention: str, window: int | None, q_pos: torch.Tensor, k_po
 
 def window_start(layer: Layer, position: int) -> int:
     """The first key position ``position`` attends to in this layer."""
-    if layer.attention == "sliding":
+    like = REACHES_LIKE.get(layer.attention, "full")
+    if like == "sliding":
         return max(0, position - layer.window + 1)
-    if layer.attention == "chunked":
+    if like == "chunked":
         return position - position % layer.window
+    if like == "self":
+        return position
     return 0
 
 

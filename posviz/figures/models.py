@@ -13,14 +13,20 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from posviz.encodings.model_hf import KINDS
 from posviz.encodings.model_layers import Layer
 from posviz.figures.common import MASK_COLOR, as_array, compact, finish, look, number, sample_note, subtitle_lines
 
 TWO_PI = 2 * np.pi
 # Okabe-Ito, colourblind-safe: one colour per attention kind, and the position-encoding row.
 KIND_COLORS = {"full": "#0072B2", "sliding": "#E69F00", "chunked": "#009E73"}
+KIND_COLORS |= {  # kinds of 2025-26 (Tol's muted scheme, also colourblind-safe); no attention position: earthy
+    "indexed": "#56B4E9", "minimax_m3_sparse": "#56B4E9", "compressed_sparse": "#332288",
+    "heavily_compressed": "#117733", "hybrid": "#882255", "hybrid_sliding": "#AA4499", "reference_sliding": "#E69F00",
+    "window": "#009E73", "linear": "#44AA99", "conv": "#999933", "mlp": "#AAAAAA", "moe": "#888888",
+}  # fmt: skip
 ROPE_COLORS = {True: "#CC79A7", False: "#DDDDDD"}
-CATEGORIES = ("full", "sliding", "chunked", "RoPE", "NoPE")  # z codes 0..4 of the strip
+CATEGORIES = (*KINDS, "RoPE", "NoPE")  # z codes of the strip
 SCALED, DEFAULT, SLOW = "#D55E00", "#7f7f7f", "#D55E00"
 TEXT_CELLS = 32  # write each layer's window in its cell up to this many layers
 
@@ -31,9 +37,9 @@ def _short(n: int) -> str:
 
 
 def _label(layer: Layer) -> str:
-    if layer.attention == "full":
-        return "full"
-    return f"{layer.attention} ({_short(layer.window)})"
+    if layer.window is None:
+        return layer.attention.replace("_", " ")
+    return f"{layer.attention.replace('_', ' ')} ({_short(layer.window)})"
 
 
 def _direction(layer: Layer) -> str:
@@ -41,13 +47,7 @@ def _direction(layer: Layer) -> str:
 
 
 def _discrete_scale() -> list:
-    colors = [
-        KIND_COLORS["full"],
-        KIND_COLORS["sliding"],
-        KIND_COLORS["chunked"],
-        ROPE_COLORS[True],
-        ROPE_COLORS[False],
-    ]
+    colors = [KIND_COLORS[k] for k in KINDS] + [ROPE_COLORS[True], ROPE_COLORS[False]]
     n = len(colors)
     scale = []
     for i, c in enumerate(colors):
@@ -67,8 +67,11 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
     """
     lk = look(lecture)
     n = len(layers)
-    kind_code = {k: i for i, k in enumerate(("full", "sliding", "chunked"))}
-    z = np.array([[kind_code[x.attention] for x in layers], [3 if x.rope else 4 for x in layers]], dtype=np.int8)
+    kind_code = {k: i for i, k in enumerate(KINDS)}
+    rope, nope_code = len(KINDS), len(KINDS) + 1
+    z = np.array(
+        [[kind_code[x.attention] for x in layers], [rope if x.rope else nope_code for x in layers]], dtype=np.int8
+    )
     x = np.arange(1, n + 1, dtype=np.int16)
     hover = [
         [f"layer {i + 1} ({x_.stack})<br>{_label(x_)} attention{_direction(x_)}" for i, x_ in enumerate(layers)],
@@ -86,7 +89,7 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
             hovertemplate="%{customdata}<extra></extra>",
             colorscale=_discrete_scale(),
             zmin=-0.5,
-            zmax=4.5,
+            zmax=len(CATEGORIES) - 0.5,
             showscale=False,
             xgap=2 if n <= 80 else 0,
             ygap=4,
@@ -94,7 +97,7 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
             texttemplate="%{text}" if text else None,
         )
     )
-    present = sorted({(x_.attention, x_.window) for x_ in layers}, key=lambda a: kind_code[a[0]])
+    present = sorted({(x_.attention, x_.window) for x_ in layers}, key=lambda a: (kind_code[a[0]], a[1] or 0))
     legend = [
         (f"{_label(Layer(a, w, True))}: {sum(1 for l_ in layers if l_.attention == a)} layers", KIND_COLORS[a])
         for a, w in present
@@ -124,9 +127,7 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
     fig.update_yaxes(showgrid=False, zeroline=False, autorange="reversed")
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.35, x=0), plot_bgcolor="white")
     kinds = ", ".join(
-        f"{sum(1 for l_ in layers if l_.attention == a)} {a}"
-        for a in ("full", "sliding", "chunked")
-        if any(l_.attention == a for l_ in layers)
+        f"{sum(1 for l_ in layers if l_.attention == a)} {a}" for a in KINDS if any(l_.attention == a for l_ in layers)
     )
     return finish(
         fig,

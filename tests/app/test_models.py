@@ -10,6 +10,7 @@ import warnings as _warnings
 import numpy as np
 import pytest
 
+from posviz.encodings.model_hf import KINDS
 from posviz.encodings.model_layers import reach_curve
 from posviz.encodings.models import CONFIG_DIR, model_positions, shipped_models
 from posviz.figures.layout import CHAR_EM, TITLE_PAD, look
@@ -91,9 +92,8 @@ def test_every_shipped_model_opens_and_draws_its_charts(slug):
     strip = chart(at, "models_a_strip")
     z = array(strip.spec["data"][0]["z"])
     assert z.shape == (2, mp.num_layers)
-    codes = {"full": 0, "sliding": 1, "chunked": 2}
-    np.testing.assert_array_equal(z[0], [codes[x.attention] for x in mp.layers])
-    np.testing.assert_array_equal(z[1], [3 if x.rope else 4 for x in mp.layers])
+    np.testing.assert_array_equal(z[0], [KINDS.index(x.attention) for x in mp.layers])
+    np.testing.assert_array_equal(z[1], [len(KINDS) if x.rope else len(KINDS) + 1 for x in mp.layers])
     reach = chart(at, "models_a_reach")
     np.testing.assert_array_equal(array(reach.spec["data"][0]["y"]), reach_curve(mp.layers, position))
 
