@@ -342,4 +342,5 @@ def read_config(text: str | bytes) -> dict:
 
 def shipped_models() -> dict[str, dict]:
     """The configs that ship with posviz: slug -> config dict (with ``_model_id`` and ``_source``), by slug."""
-    return {p.stem: read_config(p.read_text(encoding="utf-8")) for p in sorted(CONFIG_DIR.glob("*.json"))}
+    paths = sorted(CONFIG_DIR.glob("*.json"), key=lambda p: p.stem)
+    return {p.stem: read_config(p.read_text(encoding="utf-8")) for p in paths}

@@ -176,6 +176,9 @@ def inv_freq_figure(
         other: optional (pairs,) second set (LongRoPE's other factors), named ``other_name``.
     """
     lk = look(lecture)
+    inv = as_array(inv_freq).astype(np.float64)
+    still = inv == 0  # proportional RoPE: pairs that keep their place in the head but never turn
+    inv_freq = np.where(still, np.nan, inv)  # a log axis has no 0: those pairs are left out and counted
     fig = go.Figure()
     fig.add_trace(
         _pairs_trace(
@@ -187,16 +190,16 @@ def inv_freq_figure(
     fig.add_trace(
         _pairs_trace(inv_freq, name=f"{method} (this model)", color=SCALED, dash=None, width=lk.line, hover="θ_k")
     )
-    ratio = as_array(inv_freq).astype(np.float64) / as_array(default_inv_freq).astype(np.float64)
+    ratio = (inv / as_array(default_inv_freq).astype(np.float64))[~still]  # (turning pairs,)
     changed = int(np.sum(~np.isclose(ratio, 1.0, rtol=1e-9)))
+    said = f"{changed} of {len(inv)} pairs changed; slowest turning pair divided by {number(1 / ratio[-1], 3)}"
+    if still.any():
+        said = f"{len(ratio)} of {len(inv)} pairs turn, as in a full-width head; {int(still.sum())} never turn (θ = 0)"
     _pairs_axes(fig, "inv_freq θ_k, radians per token (log)")
     return finish(
         fig,
         title=f"{model}, {attention} layers: inv_freq per pair, {method} against unscaled RoPE",
-        subtitle=subtitle_lines(
-            f"{changed} of {len(ratio)} pairs changed; slowest pair divided by {number(1 / ratio[-1], 3)}",
-            "log scale: equal steps are equal ratios",
-        ),
+        subtitle=subtitle_lines(said, "log scale: equal steps are equal ratios"),
         lecture=lecture,
     )
 
@@ -216,9 +219,11 @@ def wavelength_figure(
     A pair whose wavelength exceeds the extended context never completes a turn inside it (marked).
     """
     lk = look(lecture)
-    wave = TWO_PI / as_array(inv_freq).astype(np.float64)
+    inv = as_array(inv_freq).astype(np.float64)
+    still = inv == 0  # proportional RoPE's pairs that never turn: no wavelength
+    wave = TWO_PI / np.where(still, np.nan, inv)
     wave0 = TWO_PI / as_array(default_inv_freq).astype(np.float64)
-    slow = wave > extended
+    slow = np.nan_to_num(wave, nan=0.0) > extended
     fig = go.Figure()
     fig.add_trace(_pairs_trace(wave0, name="unscaled", color=DEFAULT, dash="dot", width=lk.line, hover="wavelength"))
     fig.add_trace(_pairs_trace(wave, name="this model", color=SCALED, dash=None, width=lk.line, hover="wavelength"))
@@ -234,24 +239,30 @@ def wavelength_figure(
                 hovertemplate="pair k = %{x}<br>wavelength = %{y:.4g} tokens<extra>never completes a turn</extra>",
             )
         )
-    for value, name, dash in ((trained, "trained", "dash"), (extended, "extended", "solid")):
+    lines = [(extended, "extended context", "solid", "bottom"), (trained, "trained context", "dash", "top")]
+    if trained == extended:  # one line, one label (two labels on one line overlap)
+        lines = [(extended, "trained = extended context", "solid", "bottom")]
+    for value, name, dash, side in lines:  # extended labelled above its line, trained below: never on each other
         if value:
             fig.add_hline(y=value, line=dict(color="#333", dash=dash, width=lk.line / 2))
             fig.add_annotation(
                 x=1.0,
                 xref="paper",
                 y=float(np.log10(value)),
-                text=f"{name} context {value:,}",
+                text=f"{name} {value:,}",
                 showarrow=False,
                 xanchor="right",
-                yanchor="bottom",
+                yanchor=side,
                 font_size=lk.font - 2,
             )
     _pairs_axes(fig, "wavelength 2π / θ_k, tokens (log)")
+    said = f"{int(slow.sum())} of {len(wave)} pairs never complete a turn within {extended:,} tokens"
+    if still.any():
+        said += f"; {int(still.sum())} never turn at all (θ = 0)"
     return finish(
         fig,
         title=f"{model}, {attention} layers: wavelength of each pair against the context",
-        subtitle=f"{int(slow.sum())} of {len(wave)} pairs never complete a turn within {extended:,} tokens",
+        subtitle=said,
         lecture=lecture,
     )
 

@@ -257,14 +257,23 @@ def test_an_uploaded_name_is_cleaned():
 # ---------------------------------------------------------------- links to the scheme pages and lecture mode
 
 
-@pytest.mark.parametrize("slug", ["llama-3.1-8b", "gpt-oss-20b", "deepseek-v3", "t5-base", "bloom", "opus-mt-en-de"])
+@pytest.mark.parametrize(
+    "slug",
+    ["llama-3.1-8b", "gpt-oss-20b", "deepseek-v3", "t5-base", "bloom", "opus-mt-en-de", "gemma-4", "mistral-small-4"],
+)
 def test_links_open_the_scheme_page_with_the_models_settings(slug):
     mp = model_positions(CONFIGS[slug])
     for _, path, params, left in page_links(mp):
         assert not left
         at = open_page(f"pages/{path}.py", **params)
         assert not at.exception and not warnings(at), (path, params, warnings(at))
+        if path == "rope":  # the scaling section opens, drawn with the model's values
+            assert params["show_scaling"] == "true" and any("scal" in c.key for c in charts(at)), [
+                c.key for c in charts(at)
+            ]
         for key, raw in params.items():
+            if key.startswith("show_"):
+                continue
             value = value_of(at, key)
             if isinstance(value, bool):
                 assert value == (raw == "true"), key

@@ -14,7 +14,7 @@ from posviz.encodings.models import CONFIG_DIR, model_positions, read_config
 from posviz.ui.params import MAX_CURVE_LEN, Param
 from posviz.ui.settings import Values, setting
 
-SHIPPED: tuple[str, ...] = tuple(p.stem for p in sorted(CONFIG_DIR.glob("*.json")))
+SHIPPED: tuple[str, ...] = tuple(sorted(p.stem for p in CONFIG_DIR.glob("*.json")))
 NONE = "none"
 DEFAULT_MODEL = "llama-3.1-8b"
 UNBOUNDED_CONTEXT = MAX_CURVE_LEN  # positions offered when a config sets no limit (ALiBi's BLOOM, mT5)

@@ -129,7 +129,8 @@ def rope_view(k: RopeKey, upload: bytes | None = None) -> tuple[RopeGroup, ...]:
             long = k.seq_len is not None and k.seq_len > big_l
             other = mp.rope(kinds[0], big_l if long else big_l + 1)[0].numpy()
             other_name = f"short factors (≤ {big_l:,} tokens)" if long else f"long factors (> {big_l:,} tokens)"
-        never = np.flatnonzero(TWO_PI / inv > spec.extended_context)
+        with np.errstate(divide="ignore"):  # proportional RoPE's still pairs (θ = 0) never turn: infinite
+            never = np.flatnonzero(TWO_PI / inv > spec.extended_context)
         count = sum(1 for x in mp.layers if x.rope and x.attention in kinds)
         out.append(
             RopeGroup(
