@@ -18,6 +18,7 @@ becomes a ``ValueError`` that carries its message (which names the field).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import warnings
@@ -82,6 +83,13 @@ RULES: tuple[Rule, ...] = (
          slides_all=True),
 )  # fmt: skip
 RULE_OF = {t: r for r in RULES for t in r.types}
+
+
+def preload(model_types: set[str]) -> None:
+    """Import the configuration classes of ``model_types`` now (at server start), not on a visitor's request."""
+    for model_type in model_types:
+        with contextlib.suppress(KeyError, ValueError):  # a type transformers does not know: nothing to import
+            CONFIG_MAPPING[model_type]  # noqa: B018  the lazy mapping imports the class on first access
 
 
 def _quiet() -> None:

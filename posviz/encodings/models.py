@@ -26,7 +26,17 @@ from pathlib import Path
 import torch
 
 from posviz.encodings.model_fields import DEFAULTS, MAX_CONTEXT, MAX_HEADS, MAX_LAYERS, Fields, show
-from posviz.encodings.model_hf import KINDS, NO_POSITION, RULE_OF, attr, hf_config, layer_kinds, rope_key, uses_rope
+from posviz.encodings.model_hf import (
+    KINDS,
+    NO_POSITION,
+    RULE_OF,
+    attr,
+    hf_config,
+    layer_kinds,
+    preload,
+    rope_key,
+    uses_rope,
+)
 from posviz.encodings.model_layers import Layer
 from posviz.encodings.model_rope import MAX_HEAD_DIM, Head, RopeSpec, rope_spec
 
@@ -338,6 +348,16 @@ def read_config(text: str | bytes) -> dict:
     if not isinstance(data, dict):
         raise ValueError(f"a config.json holds a JSON object, not a {type(data).__name__}.")
     return data
+
+
+def preload_readers() -> None:
+    """Import transformers' config classes of every shipped model now: called once per process at server start."""
+    types = set()
+    for config in shipped_models().values():
+        types.add(config.get("model_type", ""))
+        if isinstance(config.get("text_config"), dict):
+            types.add(config["text_config"].get("model_type", ""))
+    preload(types)
 
 
 def shipped_models() -> dict[str, dict]:
