@@ -310,6 +310,7 @@ def reach_figure(
         text=f"all {position:,} earlier tokens",
         showarrow=False,
         xanchor="left",
+        xshift=lk.font // 2,  # clear of the y axis line
         yanchor="bottom",
         font_size=lk.font - 2,
     )

@@ -50,7 +50,8 @@ class Loaded:
     mp: ModelPositions | None
     name: str  # for titles: the checkpoint's short name, or "your config.json (<model_type>)"
     model_id: str = ""
-    source: str = ""  # where a shipped config.json comes from (a fixed URL in the package)
+    source: str = ""  # where a shipped config.json comes from (a fixed URL or sentence in the package)
+    note: str = ""  # what a shipped config.json adds to or leaves out of its source
     error: str | None = None  # markdown-safe: the problem, naming the field
 
 
@@ -65,7 +66,8 @@ def load(slug: str, upload: bytes | None = None) -> Loaded:
         text = (CONFIG_DIR / f"{slug}.json").read_text(encoding="utf-8")
         config = read_config(text)
         model_id = str(config.get("_model_id", slug))
-        return Loaded(_read(text), model_id.split("/")[-1], model_id, str(config.get("_source", "")))
+        source, note = str(config.get("_source", "")), str(config.get("_note", ""))
+        return Loaded(_read(text), model_id.split("/")[-1], model_id, source, note)
     data = upload or b""
     if len(data) > MAX_UPLOAD_BYTES:
         return Loaded(None, "", error=f"the file has {len(data):,} bytes; a config.json is a few kB (at most 256 KiB).")
