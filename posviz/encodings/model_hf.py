@@ -93,9 +93,10 @@ def preload(model_types: set[str]) -> None:
 
 
 def _quiet() -> None:
-    warnings.filterwarnings("ignore", module="transformers")
-    hf_logging.set_verbosity_error()
-    logging.getLogger("transformers").setLevel(logging.ERROR)
+    """transformers warns on a logger about configs it fixes up: posviz says what matters itself."""
+    if hf_logging.get_verbosity() != hf_logging.ERROR:
+        hf_logging.set_verbosity_error()
+        logging.getLogger("transformers").setLevel(logging.ERROR)
 
 
 def check_size(value: object, where: str = "", depth: int = 0) -> None:
@@ -200,7 +201,9 @@ def hf_config(config: dict, model_type: str) -> tuple[Any, list[str]]:
     data = {k: v for k, v in config.items() if not str(k).startswith("_")}
     _quiet()
     try:
-        built = cls.from_dict(data)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            built = cls(**data)  # not from_dict: it formats the whole config for a log line it then drops
         text = text_config(built)
         text.num_hidden_layers  # noqa: B018  some classes fail only when asked
     except Exception as e:  # noqa: BLE001  transformers' message names the field

@@ -279,8 +279,9 @@ def _rope(config: dict, model_type: str) -> ModelPositions:
     ):
         raise ValueError(f"no_rope_layers must hold one 0 (NoPE) or 1 (RoPE) per layer ({len(kinds)}).")
     layers, ropes = [], {}
+    windows = {kind: _window(text, kind, kinds.index(kind)) for kind in dict.fromkeys(kinds)}  # one per kind
     for i, kind in enumerate(kinds):
-        window = _window(text, kind, i)
+        window = windows[kind]
         shown = kind
         if kind in ("sliding", "chunked") and window >= max_position:
             note = f"the {kind} window ({window:,}) covers the whole context ({max_position:,}): full in effect."
