@@ -197,7 +197,7 @@ def compare(model_type: str, config: dict | None = None) -> tuple[str, str]:
     from transformers import CONFIG_MAPPING
 
     text = text_config(CONFIG_MAPPING[model_type]() if config is None else CONFIG_MAPPING[model_type].from_dict(config))
-    params = text.rope_parameters or {}
+    params = getattr(text, "rope_parameters", None) or {}
     for i, (layer, lt) in enumerate(zip(mp.layers, t.layer_types, strict=True)):
         kind = lt.removesuffix("_attention")
         if layer.attention != kind and not (layer.attention == "full" and kind in ("sliding", "chunked")):
