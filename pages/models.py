@@ -5,12 +5,13 @@ import streamlit as st
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.models import sections, texts
-from posviz.ui.models.settings import ModelsSettings
+from posviz.ui.models.settings import ModelsSettings, follow_model
 from posviz.ui.models.sides import sides
 from posviz.ui.settings import read_settings
 
 s = read_settings(ModelsSettings)
 upload = sections.upload_control()
+follow_model(s, upload)  # a new model opens at its own depth
 lecture = lecture_mode()
 page_header(
     "Real models: position, layer by layer",

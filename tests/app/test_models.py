@@ -310,3 +310,17 @@ def test_nothing_is_computed_in_the_page_for_a_huge_context():
     assert_healthy(at)
     assert sum(c.size for c in charts(at)) < 1_000_000
     assert "position 10,485,759" in exactly(at, "fig_models_a_masks").title
+
+
+def test_a_new_model_opens_at_its_own_depth():
+    """Changing the model (or uploading) does not keep the last model's layers n."""
+    at = open_models(model="gpt2", layers="6")
+    assert value_of(at, "layers") == 6
+    at.selectbox(key="model").set_value("deepseek-v3").run()
+    assert not at.exception
+    assert value_of(at, "layers") == 61
+    at.slider(key="layers").set_value(10).run()
+    assert value_of(at, "layers") == 10  # moving the slider itself is kept
+    upload(at, json.dumps(dict(CONFIGS["llama-3.2-1b"])).encode())
+    at.run()
+    assert value_of(at, "layers") == 61  # the bound (the upload's 16 layers are drawn: sides clip)
