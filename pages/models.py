@@ -27,11 +27,13 @@ if refused:
 elif upload is not None:
     st.success("Showing your uploaded config.json as the first model.", icon=":material/upload_file:")
 
+positions = {side.position for side in drawn}  # after clipping to each model (an upload may read less)
+at = f"position {positions.pop():,}" if len(positions) == 1 else "position L (each model's own)"
 SECTIONS = (
     ("1 · The model", None, (sections.overview,)),
     ("2 · Every layer", texts.LAYERS, (sections.strip,)),
     ("3 · RoPE per attention kind", texts.ROPE, (sections.rope_table, sections.rope_figures)),
-    (f"4 · What the token at position {s.position:,} attends to", texts.MASKS, (sections.masks,)),
+    (f"4 · What the token at {at} attends to", texts.MASKS, (sections.masks,)),
     ("5 · How far information travels", texts.REACH, (sections.reach,)),
     ("6 · Its own kind of position", texts.FAMILY, (sections.family,)),
 )
