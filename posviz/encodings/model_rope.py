@@ -1,11 +1,11 @@
-"""A real model's RoPE settings per attention kind, read from its config.json as ``transformers`` reads them.
+"""A real model's RoPE settings per layer kind, from the ``rope_parameters`` transformers standardised.
 
-Hugging Face ``RotaryEmbeddingConfigMixin.standardize_rope_params``: the parameters sit in
-``rope_scaling`` (older files) or ``rope_parameters`` (newer), possibly keyed by layer type
-(``full_attention``, ``sliding_attention``); ``rope_type`` was once spelled ``type``; ``rope_theta``
-and ``partial_rotary_factor`` may sit beside them at the top level. Gemma 3 keeps two: its full
-layers use ``rope_theta`` with ``rope_scaling``, its sliding layers ``rope_local_base_freq`` unscaled.
-Two spellings of one fact that disagree are refused rather than silently resolved.
+transformers' configuration class (see model_hf) has already resolved the spellings
+(``rope_scaling`` / ``rope_parameters``, ``type`` / ``rope_type``, top-level ``rope_theta``) into one
+dict per layer kind; this module reads that dict with ``modeling_rope_utils``' semantics
+(``dim = int(head_dim * partial_rotary_factor)``) and computes the frequencies with posviz's own
+readable implementations (rope_scaling, and :func:`proportional_inv_freq` here), tested equal to
+transformers' rotary modules over the whole zoo (tools/zoo.py).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class RopeSpec:
     options: tuple[tuple[str, object], ...] = ()  # the method's own options; lists as tuples
     layout: str = "half"  # "half" (rotate_half) or "interleaved" (DeepSeek's rope_interleave)
     softmax_scale_factor: float = 1.0  # DeepSeek's mscale**2 on the softmax scale
+    mla: bool = False  # multi-head latent attention: the rotary part is decoupled from the rest of the head
 
     @property
     def not_rotated(self) -> int:
@@ -139,6 +140,7 @@ class Head:
     head_dim: int  # what the RoPE functions read: ``head_dim``, else hidden_size // num_attention_heads
     qk_head_dim: int  # a query's width: head_dim, or MLA's qk_nope_head_dim + qk_rope_head_dim
     interleaved: bool = False  # pairs (0, 1), (2, 3), ...: DeepSeek's rope_interleave, Cohere's repeat_interleave
+    mla: bool = False  # latent attention (kv_lora_rank): the rotary part is a decoupled slice of the head
 
 
 def rope_spec(d: Fields, head: Head, model_type: str, *, max_position: int, truncate: bool = True) -> RopeSpec:
@@ -186,6 +188,7 @@ def rope_spec(d: Fields, head: Head, model_type: str, *, max_position: int, trun
         options=tuple(sorted(opts.items())),
         layout="interleaved" if head.interleaved else "half",
         softmax_scale_factor=softmax,
+        mla=head.mla,
     )
     try:
         spec.inv_freq()  # every rule rope_scaling checks, now, with the field named

@@ -247,7 +247,7 @@ def _head(text: object, layer: int, model_type: str) -> Head:
     nope, rope = attr(text, "qk_nope_head_dim", layer), attr(text, "qk_rope_head_dim", layer)
     qk = nope + rope if isinstance(nope, int) and isinstance(rope, int) and rope == head_dim else head_dim
     interleaved = bool(attr(text, "rope_interleave", layer, default=False)) or model_type in INTERLEAVED
-    return Head(head_dim, qk, interleaved)
+    return Head(head_dim, qk, interleaved, mla=attr(text, "kv_lora_rank", layer) is not None)
 
 
 def _rope(config: dict, model_type: str) -> ModelPositions:

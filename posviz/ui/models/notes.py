@@ -102,11 +102,7 @@ def _rope_clauses(mp: ModelPositions) -> list[str]:
             out.append(said)
     spec = specs[0] if specs else None
     if spec and spec.rotary_dim < spec.head_dim and spec.rope_type != "proportional":
-        why = (
-            "the decoupled RoPE part of multi-head latent attention"
-            if mp.model_type.startswith("deepseek")
-            else ("partial rotary")
-        )
+        why = "the decoupled RoPE part of multi-head latent attention" if spec.mla else ("partial rotary")
         out.append(f"only {spec.rotary_dim} of each head's {spec.head_dim} query/key dimensions rotate ({why})")
     if spec and all(s.rope_type == "default" for s in specs):
         pairs = spec.rotary_dim // 2
