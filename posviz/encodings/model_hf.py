@@ -207,6 +207,11 @@ def hf_config(config: dict, model_type: str) -> tuple[Any, list[str]]:
         text = text_config(built)
         text.num_hidden_layers  # noqa: B018  some classes fail only when asked
     except Exception as e:  # noqa: BLE001  transformers' message names the field
+        if isinstance(e, AttributeError) and "attribute 'num_hidden_layers'" in str(e) and "Config" in str(e):
+            raise ValueError(  # BLT (three stacks), EfficientLoFTR (a matcher): no layers of one stack
+                f"num_hidden_layers: transformers' {cls.__name__} has none (its layers, if any, sit in "
+                "sub-configs); posviz draws a model with one stack of num_hidden_layers layers."
+            ) from e
         msg = " ".join(str(e).split())[:300]
         raise ValueError(f"transformers cannot build a {cls.model_type} config from this file: {msg}") from e
     return text, notes
