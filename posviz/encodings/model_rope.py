@@ -41,6 +41,13 @@ class RopeSpec:
     mla: bool = False  # multi-head latent attention: the rotary part is decoupled from the rest of the head
 
     @property
+    def turning_pairs(self) -> int:
+        """Pairs that rotate: proportional RoPE keeps ``head_dim / 2`` pairs but turns only the first ones."""
+        if self.rope_type == "proportional":
+            return int(dict(self.options)["partial_rotary_factor"] * self.head_dim // 2)
+        return (self.rotary_dim + 1) // 2
+
+    @property
     def not_rotated(self) -> int:
         return self.head_dim - self.rotary_dim
 

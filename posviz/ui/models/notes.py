@@ -72,9 +72,8 @@ def _rope_clauses(mp: ModelPositions) -> list[str]:
         out.append(f"{nope} of its {len(attending)} {which} have no position encoding at all (NoPE)")
     for kind, spec in mp.ropes:
         if spec.rope_type == "proportional":
-            turning = int(dict(spec.options)["partial_rotary_factor"] * spec.head_dim // 2)
             out.append(
-                f"its {kind} layers use proportional RoPE: {turning} of {spec.head_dim // 2} pairs turn, "
+                f"its {kind} layers use proportional RoPE: {spec.turning_pairs} of {spec.head_dim // 2} pairs turn, "
                 "at the frequencies of a full-width head, the rest never turn"
             )
     for attention, window in sorted({(x.attention, x.window) for x in mp.layers if x.window and x.attention != "conv"}):
