@@ -19,9 +19,7 @@ from posviz.encodings.rope import rope_inv_freq
 from posviz.encodings.rope_scaling import ALL_METHODS, mla_softmax_scale, rope_scaling
 
 MAX_HEAD_DIM = 8192
-KIND_KEYS = {"full": "full_attention", "sliding": "sliding_attention", "chunked": "chunked_attention"}
 SCALED = ("llama3", "yarn", "longrope")  # the types that scale from original_max_position_embeddings
-MLA = ("deepseek_v2", "deepseek_v3")
 
 
 @dataclass(frozen=True)
