@@ -14,7 +14,9 @@ import streamlit as st
 
 from posviz.ui.deck import model
 from posviz.ui.deck.model import Deck
+from posviz.ui.deck.links import view_params
 from posviz.ui.deck.present import DeckRun, go, load
+from posviz.ui.params import plain
 
 _DRAFT = "_deck_draft"  # {"title": str, "steps": [{"id", "title", "link", "notes"}]}
 
@@ -44,7 +46,8 @@ def draft_deck() -> Deck:
 
 def _add(page: str, title: str) -> None:
     """This view (its page and its link's settings, without the deck's own keys) as the deck's last step."""
-    params = {k: v for k, v in st.query_params.to_dict().items() if k not in model.DECK_KEYS}
+    link = {k: v for k, v in st.query_params.to_dict().items() if k not in model.DECK_KEYS}
+    params = view_params(page, st.session_state, link)
     link = model.Step(title, page, tuple(params.items())).link
     steps = _draft()["steps"]
     if len(steps) < model.MAX_STEPS:
@@ -132,12 +135,9 @@ def sidebar(page: str, title: str, run: DeckRun | None) -> None:
 def _step_editor(steps: list[dict[str, Any]]) -> None:
     pick = min(st.session_state.get("deck_ed_pick", 0), len(steps) - 1)
     st.session_state["deck_ed_pick"] = pick
-    i = st.selectbox(
-        "Step",
-        range(len(steps)),
-        format_func=lambda k: f"{k + 1}. {steps[k]['title']}",
-        key="deck_ed_pick",
-    )
+    st.markdown("\n".join(f"{k + 1}. {plain(s['title'])}" for k, s in enumerate(steps)))
+    # Labels that do not change when a title is edited: a widget's value is its label.
+    i = st.selectbox("Edit step", range(len(steps)), format_func=lambda k: f"Step {k + 1}", key="deck_ed_pick")
     s = steps[i]
     s["title"] = st.text_input("Title", value=s["title"], max_chars=model.MAX_TITLE, key=f"deck_ed_t{s['id']}")
     s["notes"] = st.text_area(

@@ -93,3 +93,35 @@ def widget_value(p: Param, value: Any) -> Any:
     if p.kind == "float" or p.widget == "number":
         return float(value)
     return int(value)
+
+
+def link_text(p: Param, value: Any) -> str:
+    """A widget's value as link text (what ``parse`` reads back to the same value)."""
+    if p.kind == "bool":
+        return "true" if value else "false"
+    if p.kind == "int":
+        return str(int(value))
+    if p.kind == "float":
+        return f"{float(value):.10g}"
+    return str(value)
+
+
+def view_params(page: str, state: Any, link: dict[str, str]) -> dict[str, str]:
+    """The settings of the view on screen: the link's, with each of the page's widgets' values over them.
+
+    Settings at the page's default are left out (as Streamlit leaves them out of the address bar);
+    lecture mode is the deck's, not a step's.
+    """
+    params = page_params(page)
+    out = {k: v for k, v in link.items() if k != "lecture"}
+    for key, p in params.items():
+        if key == "lecture" or key not in state:
+            continue
+        value = state[key]
+        if p.kind in ("int", "float") and not isinstance(value, int | float):
+            continue
+        if value == p.default:
+            out.pop(key, None)
+        else:
+            out[key] = link_text(p, value)
+    return out
