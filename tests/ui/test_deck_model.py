@@ -122,6 +122,17 @@ def test_the_link_forms():
     assert model.parse_link("http://[::1")[3]  # urlsplit refuses it: a notice, the home page
 
 
+def test_every_shipped_step_opens_without_a_notice():
+    for name in model.shipped_names():
+        deck = model.from_link_value(name)
+        assert deck.problems == () and 10 <= len(deck.steps) <= 20, name
+        for n, step in enumerate(deck.steps, start=1):
+            values, notices = step_values(step)
+            assert not step.problems and not notices, (name, n, step.problems, notices)
+            assert len(values) == len(step.params) and step.notes.strip(), (name, n)
+        assert model.dumps(deck) and model.loads(model.dumps(deck)) == deck
+
+
 def test_shipped_and_unknown_names():
     assert {"relative", "rope", "models"} <= set(model.shipped_names())
     deck = model.from_link_value("../etc/passwd")

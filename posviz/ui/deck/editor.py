@@ -13,8 +13,8 @@ from typing import Any
 import streamlit as st
 
 from posviz.ui.deck import model
-from posviz.ui.deck.model import Deck
 from posviz.ui.deck.links import view_params
+from posviz.ui.deck.model import Deck
 from posviz.ui.deck.present import DeckRun, go, load
 from posviz.ui.params import plain
 
