@@ -29,7 +29,7 @@ def follow(at: AppTest, deck: Deck, value: str, slide: int, **keys: str) -> AppT
 def open_deck(value: str, page: str | None = None, **params: str) -> tuple[AppTest, Deck]:
     """A fresh session opening ``/<page>?deck=<value>&<params>``, then the slide it moves to."""
     deck = model.from_link_value(value)
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at = AppTest.from_file(str(APP), default_timeout=3 * TIMEOUT)  # the models page reads configs on first use
     at.query_params.update({"deck": value, **params})
     if page is not None:
         at.switch_page(page)

@@ -82,6 +82,16 @@ def test_step_values_give_the_same_notices_as_a_link():
     assert "not a setting of this page" in notices[1] and "not a setting of any posviz page" in notices[2]
 
 
+def test_a_setting_the_page_does_not_draw_is_a_notice():
+    step = Step("x", "rope", (("method", "linear"), ("beta_fast", "16"), ("factor", "2")))
+    values, notices = step_values(step)
+    assert values == {"method": "linear", "factor": 2.0}
+    assert notices == [
+        "beta_fast=16 in the link is not used with the page's other settings (it belongs to another choice); "
+        "it is ignored."
+    ]
+
+
 def test_page_params_know_each_pages_keys():
     assert {"num_buckets", "show_bias", "lecture", "step"} <= set(page_params("t5"))
     assert page_params("rope")["seq_len"].default == 16384  # the page's own default

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-from dataclasses import is_dataclass
+from dataclasses import fields, is_dataclass
 from functools import cache
 from typing import Any
 
@@ -78,7 +78,36 @@ def step_values(step: Step) -> tuple[dict[str, Any], list[str]]:
         if notice:
             notices.append(notice)
         values[key] = value
+    for key in unused(step.page, values):
+        notices.append(f"{key}={quote_raw(dict(step.params)[key])} in the link is not used with the page's other "
+                       "settings (it belongs to another choice); it is ignored.")  # fmt: skip
+        del values[key]
     return values, notices
+
+
+def unused(page: str, values: dict[str, Any]) -> list[str]:
+    """Keys in ``values`` whose control the page does not draw with these settings (RoPE's YaRN options
+    when the method is not YaRN): each settings field's ``when``, read in field order."""
+    if not page or not importlib.util.find_spec(f"posviz.ui.{page}.settings"):
+        return []
+    module = importlib.import_module(f"posviz.ui.{page}.settings")
+    found = []
+    for cls in [o for o in vars(module).values() if isinstance(o, type) and is_dataclass(o)]:
+        if cls.__module__ != module.__name__:
+            continue
+        seen: dict[str, Any] = {}
+        for f in fields(cls):
+            if "param" not in f.metadata:
+                continue
+            key = f.metadata["param"].key
+            when = f.metadata["when"]
+            if when is not None and not when(seen):
+                seen[f.name] = f.default
+                if key in values and key not in found:
+                    found.append(key)
+                continue
+            seen[f.name] = values.get(key, f.default)
+    return found
 
 
 def widget_value(p: Param, value: Any) -> Any:
