@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 VIEWPORT = {"width": 1280, "height": 720}
 TIMEOUT_MS = 120_000
+STEP_ITEMS = '[data-testid="stSidebar"] [data-testid="stExpander"] ol li'  # the deck's steps, in order
 IDLE = (
     "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
     " return a && a.getAttribute('data-test-script-state') === 'notRunning'"
@@ -106,6 +107,18 @@ def check_view(page, deck: model.Deck, value: str, slide: int) -> None:
         assert page.locator("details[open]").count() >= 1, slide
 
 
+def steps_are(sidebar, titles: list[str]) -> None:
+    """The deck's list of steps in the sidebar reads ``titles``, in order."""
+    items = sidebar.page.locator(STEP_ITEMS)
+    items.first.wait_for(timeout=TIMEOUT_MS)
+    sidebar.page.wait_for_function(
+        "([sel, t]) => JSON.stringify([...document.querySelectorAll(sel)].map(li => li.innerText.trim()))"
+        " === JSON.stringify(t)",
+        arg=[STEP_ITEMS, titles],
+        timeout=TIMEOUT_MS,
+    )
+
+
 @pytest.mark.parametrize("key", ["PageDown"])
 def test_a_clicker_walks_a_shipped_deck(deck_url, tab, screenshots, key):
     name = "relative"
@@ -140,20 +153,20 @@ def test_building_editing_downloading_and_presenting_a_deck(deck_url, tab, tmp_p
     tab.wait_for_function("() => location.pathname.endsWith('/skew')", timeout=TIMEOUT_MS)
     tab.wait_for_function(IDLE, timeout=TIMEOUT_MS)
     tab.get_by_role("button", name="Add this view to the deck").click()
-    tab.get_by_text("Your deck: 2 steps").wait_for(timeout=TIMEOUT_MS)
+    tab.get_by_text("Your deck: 2 steps").click()  # open the deck's expander
     tab.wait_for_function(IDLE, timeout=TIMEOUT_MS)
 
     sidebar = tab.locator('[data-testid="stSidebar"]')
     title = sidebar.get_by_label("Title", exact=True)
     title.fill("The skew, by hand")
     title.press("Enter")
-    sidebar.get_by_text("2. The skew, by hand").wait_for(timeout=TIMEOUT_MS)
+    steps_are(sidebar, [page_of("alibi").title, "The skew, by hand"])
     notes = sidebar.get_by_label("Notes (Markdown)")
     notes.fill("**Point** at the diagonal.")
     notes.press("Control+Enter")
     tab.wait_for_function(IDLE, timeout=TIMEOUT_MS)
-    sidebar.get_by_role("button", name="Up").click()
-    sidebar.get_by_text("1. The skew, by hand").wait_for(timeout=TIMEOUT_MS)
+    sidebar.get_by_role("button", name="Up", exact=True).click()
+    steps_are(sidebar, ["The skew, by hand", page_of("alibi").title])
     tab.wait_for_function(IDLE, timeout=TIMEOUT_MS)
 
     with tab.expect_download() as download:

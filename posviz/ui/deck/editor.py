@@ -53,7 +53,6 @@ def _add(page: str, title: str) -> None:
     if len(steps) < model.MAX_STEPS:
         steps.append({"id": _new_id(), "title": title, "link": link, "notes": ""})
         st.session_state["deck_ed_pick"] = len(steps) - 1
-        st.session_state["deck_ed_open"] = True
 
 
 def _shift(i: int, delta: int) -> None:
@@ -133,6 +132,10 @@ def sidebar(page: str, title: str, run: DeckRun | None) -> None:
 
 
 def _step_editor(steps: list[dict[str, Any]]) -> None:
+    state = st.session_state
+    for s in steps:  # edits typed on the last run, before the list shows the titles
+        s["title"] = state.get(f"deck_ed_t{s['id']}", s["title"])
+        s["notes"] = state.get(f"deck_ed_n{s['id']}", s["notes"])
     pick = min(st.session_state.get("deck_ed_pick", 0), len(steps) - 1)
     st.session_state["deck_ed_pick"] = pick
     st.markdown("\n".join(f"{k + 1}. {plain(s['title'])}" for k, s in enumerate(steps)))
