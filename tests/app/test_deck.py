@@ -34,8 +34,8 @@ def open_deck(value: str, page: str | None = None, **params: str) -> tuple[AppTe
     if page is not None:
         at.switch_page(page)
     at.run()
-    slide = int(params.get("slide", "1"))
     if deck.steps:
+        slide = min(max(int(params.get("slide", "1")), 1), len(deck.steps))
         follow(at, deck, value, slide, **{k: v for k, v in params.items() if k in ("view", "room")})
     return at, deck
 
@@ -114,6 +114,14 @@ def test_a_bad_step_gets_a_links_notices_and_the_rest_works():
     at.button(key="deck_next").click().run()
     follow(at, deck, value, 3)
     assert not link_notices(at) and value_of(at, "heads") == 4
+
+
+def test_hostile_deck_keys_are_notices():
+    at, deck = open_deck("relative", slide="999", view="<b>", room="../x")
+    assert not at.exception
+    notices = " ".join(link_notices(at))
+    assert progress(at).startswith(f"**Slide {len(deck.steps)} of")  # the nearest slide
+    assert "slide=999" in notices and "view=\\<b\\>" in notices and "is not open on this server" in notices
 
 
 def test_a_damaged_inline_deck_is_a_notice():

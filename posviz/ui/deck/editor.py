@@ -100,9 +100,8 @@ def sidebar(page: str, title: str, run: DeckRun | None) -> None:
     steps = d["steps"]
     label = f"Your deck: {len(steps)} step{'s' if len(steps) != 1 else ''}"
     with st.expander(label, icon=":material/slideshow:", key="deck_ed_open"):
-        if run is not None and st.button("Edit a copy of the deck on screen", key="deck_ed_copy",
-                                          on_click=_edit_copy, args=(run.value,)):  # fmt: skip
-            pass
+        if run is not None:
+            st.button("Edit a copy of the deck on screen", key="deck_ed_copy", on_click=_edit_copy, args=(run.value,))
         d["title"] = st.text_input("Deck title", value=d["title"], max_chars=model.MAX_TITLE, key="deck_ed_title")
         for problem in st.session_state.pop("deck_ed_problems", []):
             st.warning(problem, icon=":material/link_off:")

@@ -25,7 +25,7 @@ from posviz.ui.deck import model
 from posviz.ui.deck.links import every_url_key, page_params, step_values, widget_value
 from posviz.ui.deck.model import Deck, Step
 from posviz.ui.deck.rooms import ROOMS
-from posviz.ui.params import quote_raw
+from posviz.ui.params import plain, quote_raw
 
 _MOVE = "_deck_move"  # (deck value, slide) to move to on this run: a button, a key, a followed room
 _ARRIVE = "_deck_arrive"  # (values, notices, slide) the step's page applies on its first run
@@ -41,7 +41,7 @@ _DECK_CSS = """<style>
 </style>"""
 _AUDIENCE_CSS = """<style>
 .st-key-deck_keys { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
-.st-key-deck_bar, [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] { display: none; }
+.st-key-deck_bar, [data-testid="stSidebar"], [data-testid="stExpandSidebarButton"] { display: none; }
 </style>"""
 
 
@@ -84,22 +84,27 @@ def begin(page: str) -> DeckRun | None:
         opened.add(value)
         link = st.query_params.to_dict().items()
         changes = tuple((k, v) for k, v in link if k not in model.DECK_KEYS) if run.step.page == page else ()
-        move = (value, run.slide, changes)
+        move = (value, run.slide, changes, tuple(_key_notices(run)))
     if move is not None:
         go(run, *move)
     return run
 
 
-def go(run: DeckRun, value: str, slide: int, changes: tuple[tuple[str, str], ...] = ()) -> None:
-    """Switch to ``slide`` of the deck ``value`` (its page, its settings, then ``changes``); the room follows."""
+def go(
+    run: DeckRun, value: str, slide: int, changes: tuple[tuple[str, str], ...] = (), notices: tuple[str, ...] = ()
+) -> None:
+    """Switch to ``slide`` of the deck ``value`` (its page, its settings, then ``changes``); the room follows.
+
+    ``notices``: what the link that asked for the move got wrong (shown on the slide it opens).
+    """
     deck = load(value)
     if not deck.steps:
         return
     slide = min(max(slide, 1), len(deck.steps))
     step = deck.step(slide)
-    values, notices = step_values(replace(step, params=tuple({**dict(step.params), **dict(changes)}.items())))
+    values, found = step_values(replace(step, params=tuple({**dict(step.params), **dict(changes)}.items())))
     values.setdefault("lecture", st.session_state.get("lecture", True))
-    st.session_state[_ARRIVE] = (values, [*step.problems, *notices], (value, slide))
+    st.session_state[_ARRIVE] = (values, [*notices, *step.problems, *found], (value, slide))
     if run.room is not None:
         ROOMS.move(run.room, value, slide)
     query = {"deck": value, "slide": str(slide)}
@@ -142,8 +147,9 @@ def _room() -> str | None:
     return code if code is not None and ROOMS.where(code) is not None else None
 
 
-def _link_notices(run: DeckRun) -> list[str]:
-    notices = list(run.deck.problems)
+def _key_notices(run: DeckRun) -> list[str]:
+    """What the link's own deck keys (slide, view, room) got wrong."""
+    notices = []
     raw = st.query_params.get("slide")
     if raw is not None and raw != str(run.slide):
         notices.append(f"slide={quote_raw(raw)} in the link is not a slide of this deck (1 to {len(run.deck.steps)}).")
@@ -153,7 +159,15 @@ def _link_notices(run: DeckRun) -> list[str]:
     code = st.query_params.get("room")
     if code is not None and run.room is None:
         notices.append(f"room={quote_raw(code)} is not open on this server (it may have restarted); not following.")
-    notices += st.session_state.get(_NOTICES, {}).get((run.value, run.slide), [])
+    return notices
+
+
+def _link_notices(run: DeckRun) -> list[str]:
+    """Every notice about this slide: the deck file's, the link's keys', the step's settings'."""
+    notices = [*run.deck.problems, *_key_notices(run)]
+    for notice in st.session_state.get(_NOTICES, {}).get((run.value, run.slide), []):
+        if notice not in notices:
+            notices.append(notice)
     return notices
 
 
@@ -162,16 +176,16 @@ def _move(value: str, slide: int) -> None:
 
 
 def _keys(run: DeckRun, where: Any) -> None:
-    """Previous and next on the clicker's keys: PageUp/PageDown (drawn), ←/→ and Space (out of sight)."""
+    """Previous and next on the clicker's other keys: → and Space, ← (buttons out of sight)."""
     last = len(run.deck.steps)
-    prev, nxt = (run.value, max(run.slide - 1, 1)), (run.value, min(run.slide + 1, last))
     with where.container(key="deck_keys"):
-        for key, shortcut, target in (
-            ("deck_right", "Right", nxt),
-            ("deck_space", "Space", nxt),
-            ("deck_left", "Left", prev),
+        for key, shortcut, slide in (
+            ("deck_right", "Right", run.slide + 1),
+            ("deck_space", "Space", run.slide + 1),
+            ("deck_left", "Left", run.slide - 1),
         ):
-            st.button(shortcut, key=key, shortcut=shortcut, on_click=_move, args=target)
+            st.button(shortcut, key=key, shortcut=shortcut, on_click=_move, args=(run.value, slide),
+                      disabled=not 1 <= slide <= last)  # fmt: skip
 
 
 def present(run: DeckRun | None) -> bool:
@@ -195,7 +209,7 @@ def present(run: DeckRun | None) -> bool:
 
 def _bar(run: DeckRun) -> None:
     last = len(run.deck.steps)
-    left, middle, right = st.columns([2, 7, 2], vertical_alignment="center")
+    left, middle, right = st.columns([3, 6, 3], vertical_alignment="center")
     left.button(
         "Previous",
         key="deck_prev",
@@ -252,7 +266,7 @@ def _notes(run: DeckRun) -> None:
     last = len(run.deck.steps)
     st.caption(f"{quote_raw(run.deck.title, 120)} · notes window")
     st.progress(run.slide / last, text=f"**Slide {run.slide} of {last}**")
-    st.header(run.step.title, anchor=False)
+    st.header(plain(run.step.title), anchor=False)
     for notice in _link_notices(run):
         st.warning(notice, icon=":material/link_off:")
     st.markdown(run.step.notes or "*No notes for this slide.*")
