@@ -194,3 +194,14 @@ def test_rooms_are_capped_and_codes_checked():
     assert rooms.where("../x") is None and rooms.where("") is None and len(rooms) == 2
     stale = Rooms(idle_s=-1.0)
     assert stale.where(stale.open("relative", 1)) is None
+
+
+def test_uploading_a_deck_file_replaces_the_deck_being_written():
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    assert not at.get("file_uploader")  # drawn only when asked for
+    at.toggle(key="deck_ed_open_file").set_value(True).run()
+    data = b'title = "Up"\n[[step]]\ntitle = "a"\nlink = "/alibi?heads=2"\n[[step]]\nlink = "/nowhere"\n'
+    at.file_uploader(key="deck_ed_upload").set_value(("up.toml", data, "application/toml")).run()
+    assert not at.exception
+    assert [s.title for s in _draft(at).steps] == ["a", "Step 2"]
+    assert any("not a posviz page" in w for w in link_notices(at))

@@ -121,13 +121,15 @@ def sidebar(page: str, title: str, run: DeckRun | None) -> None:
             if st.button("Present this deck", key="deck_ed_present", icon=":material/play_arrow:", width="stretch"):
                 value = model.encode(deck)
                 go(run or DeckRun(value, deck, 1, "presenter", None), value, 1)
-        st.file_uploader(
-            "Open a deck file (TOML or JSON)",
-            type=["toml", "json"],
-            key="deck_ed_upload",
-            on_change=_upload,
-            help=f"At most {model.MAX_FILE_BYTES // 1024} KB and {model.MAX_STEPS} steps.",
-        )
+        # The uploader is drawn only when asked for: a page's own uploader stays the only one on it.
+        if st.toggle("Open a deck file", key="deck_ed_open_file"):
+            st.file_uploader(
+                "A deck file (TOML or JSON)",
+                type=["toml", "json"],
+                key="deck_ed_upload",
+                on_change=_upload,
+                help=f"At most {model.MAX_FILE_BYTES // 1024} KB and {model.MAX_STEPS} steps.",
+            )
 
 
 def _step_editor(steps: list[dict[str, Any]]) -> None:
