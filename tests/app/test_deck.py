@@ -83,6 +83,15 @@ def test_a_link_reopens_its_slide_with_the_links_own_changes():
     assert value_of(at, "clip") == 4 and value_of(at, "lecture") is False  # the step again; lecture stays off
 
 
+def test_back_and_forward_reopen_a_slide_with_its_settings():
+    at, deck = open_deck("relative", slide="3")
+    assert value_of(at, "clip") == 2
+    at.query_params["slide"] = "2"  # the browser's back button: the address of slide 2, without its settings
+    at.run()
+    follow(at, deck, "relative", 2)
+    assert progress(at).startswith("**Slide 2 of") and value_of(at, "clip") == 4
+
+
 def test_an_unknown_deck_is_a_notice():
     at, _ = open_deck("nope")
     assert not at.exception

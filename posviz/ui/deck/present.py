@@ -31,6 +31,7 @@ _MOVE = "_deck_move"  # (deck value, slide) to move to on this run: a button, a 
 _ARRIVE = "_deck_arrive"  # (values, notices, slide) the step's page applies on its first run
 _OPENED = "_deck_opened"  # deck values this session has opened (a link is opened once, then followed)
 _NOTICES = "_deck_notices"  # (deck value, slide) -> notices about that step's link
+_SHOWN = "_deck_shown"  # (deck value, slide) this session last moved to
 VIEWS = ("presenter", "notes", "audience")
 FOLLOW_S = 1.0  # how often a window in a room looks where the room is
 
@@ -85,6 +86,8 @@ def begin(page: str) -> DeckRun | None:
         link = st.query_params.to_dict().items()
         changes = tuple((k, v) for k, v in link if k not in model.DECK_KEYS) if run.step.page == page else ()
         move = (value, run.slide, changes, tuple(_key_notices(run)))
+    elif move is None and state.get(_SHOWN, (value, run.slide)) != (value, run.slide) and deck.steps:
+        move = (value, run.slide, ())  # the browser's back or forward button, or an edited slide=
     if move is not None:
         go(run, *move)
     return run
@@ -124,6 +127,7 @@ def _apply(page: str, values: dict[str, Any], notices: list[str], where: tuple[s
     for key, value in values.items():
         state[key] = widget_value(params[key], value)
     state[_NOTICES] = {where: notices}
+    state[_SHOWN] = where
 
 
 def _slide(deck: Deck) -> int:
