@@ -1,12 +1,14 @@
 """Presenting a deck: the clicker's keys, the progress, the notes window and the audience window.
 
-A deck link is ``/<page>?<the step's settings>&deck=<name or z.…>&slide=<n>`` (and ``room=``,
-``view=``). Moving to a slide (a button, a clicker key, a followed room) switches to the step's
-page and hands each of its settings to the page's widget through ``st.session_state`` (the only
-public way to set a URL-bound widget): the widgets then show them and write them into the
-address bar, so the address bar always reopens the slide. A setting the step does not give
-goes back to the page's default. Values are read by the same parser as any link, so a bad
-value gets the same notice.
+A deck link is ``/<page>?deck=<name or z.…>&slide=<n>`` (and ``room=``, ``view=``, and any
+settings changed on top of the slide's). Moving to a slide (a button, a clicker key, a followed
+room, the browser's back button) switches to the step's page and hands each of the step's
+settings to the page's widget through ``st.session_state``: Streamlit refuses to set a
+URL-bound widget's query parameter, and a session-state value is its public way in. A setting
+the step does not give goes back to the page's default. Values are read by the same parser as
+any link, so a bad value gets the same notice. Opening a deck link (a reload, a shared link,
+a second window) applies the slide's settings and then the link's own on top, so the address
+bar reopens the view on screen.
 
 ``app.py`` calls :func:`begin` after ``start_run`` and before any widget, and runs the page
 only when :func:`present` returns True.
@@ -27,7 +29,7 @@ from posviz.ui.deck.model import Deck, Step
 from posviz.ui.deck.rooms import ROOMS
 from posviz.ui.params import plain, quote_raw
 
-_MOVE = "_deck_move"  # (deck value, slide) to move to on this run: a button, a key, a followed room
+_MOVE = "_deck_move"  # (deck value, slide, changes) to move to on this run: a button, a key, a room
 _ARRIVE = "_deck_arrive"  # (values, notices, slide) the step's page applies on its first run
 _OPENED = "_deck_opened"  # deck values this session has opened (a link is opened once, then followed)
 _NOTICES = "_deck_notices"  # (deck value, slide) -> notices about that step's link
