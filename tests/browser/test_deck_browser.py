@@ -94,15 +94,22 @@ def check_view(page, deck: model.Deck, value: str, slide: int) -> None:
     assert f"Slide {slide} of {len(deck.steps)}" in progress and step.title.split(":")[0] in progress
     values, _ = step_values(step)
     params = page_params(step.page)
-    for key, expected in values.items():
+    for key, expected in values.items():  # each widget shows the slide's value (waited for: drawn as the run goes)
         p = params[key]
         if p.widget == "number":
-            box = page.locator(f'[data-testid="stSidebar"] input[aria-label="{p.label}"]')
-            assert float(box.input_value()) == pytest.approx(float(expected)), (slide, key)
+            selector = f'[data-testid="stSidebar"] input[aria-label="{p.label}"]'
+            read = "e => parseFloat(e.value)"
         elif p.widget == "slider":
-            thumb = page.locator(f'[data-testid="stSidebar"] [role="slider"][aria-label="{p.label}"]')
-            if thumb.count():
-                assert float(thumb.get_attribute("aria-valuenow")) == pytest.approx(float(expected)), (slide, key)
+            selector = f'[data-testid="stSidebar"] [role="slider"][aria-label="{p.label}"]'
+            read = "e => parseFloat(e.getAttribute('aria-valuenow'))"
+        else:
+            continue
+        page.wait_for_function(
+            f"([sel, want]) => {{ const e = document.querySelector(sel); if (!e) return true;"
+            f" return Math.abs(({read})(e) - want) < 1e-6 * Math.max(1, Math.abs(want)); }}",
+            arg=[selector, float(expected)],
+            timeout=30_000,
+        )
     if any(k.startswith("show_") and v for k, v in values.items()):
         assert page.locator("details[open]").count() >= 1, slide
 
@@ -204,6 +211,8 @@ def test_another_window_follows_the_presenter(deck_url, tab):
     notes.wait_for_function(IDLE, timeout=TIMEOUT_MS)
     notes.get_by_role("heading", name=deck.step(3).title).wait_for(timeout=TIMEOUT_MS)
     assert notes.locator(".js-plotly-plot").count() == 0  # the notes, no figure
+    notes.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+    notes.get_by_role("button", name="Next").wait_for(timeout=TIMEOUT_MS)
     notes.keyboard.press("PageDown")  # the clicker in the notes window ...
     notes.get_by_role("heading", name=deck.step(4).title).wait_for(timeout=TIMEOUT_MS)
     on_slide(tab, 4)  # ... moves the presenter's window too
