@@ -16,7 +16,8 @@ Backend cases run :mod:`posviz.encodings` (the public API) in a fresh
 subprocess each (``--case NAME:L``), so one case's peak memory does not mask
 the next: the memory of Shaw's ``L x L x dim`` relations against the skew's
 ``L x dim`` (``shaw_R_memory``, ``skew_Er_memory``), and the seed notebooks'
-approach (``naive_seed``: the full ``L x L`` bucket matrix and one heatmap).
+approach (``naive_seed``: the full ``L x L`` bucket matrix and one heatmap), and L hostile
+config.json refused by /models' reader (``hostile_refusal``: seconds, and the peak bytes held).
 
 ``python -m tools.bench --floor`` measures instead each chart page's first visit in
 Chromium against the platform's floor, a bare page drawing as many trivial
@@ -83,6 +84,8 @@ PAGES: dict[str, PageCase] = {
     "posviz_compare": PageCase("compare", _lengths("seq_len"), (32, 64), (32,)),
     # L: the token whose masks and reach are drawn, in Llama 4 Scout's 10,485,760-token context
     "posviz_models": PageCase("models", _lengths("position", model="llama-4-scout"), (8192, 10485759), (8192,)),
+    # L: a video's temporal patches (at most 64) after a 16 x 16-token image, every section open
+    "posviz_vision": PageCase("vision", _lengths("frames", image_rows="16", image_cols="16"), (6, 64), (6,)),
 }
 
 
@@ -169,10 +172,41 @@ def naive_seed(length: int) -> int:
     return len(pio.to_json(go.Figure(go.Heatmap(z=bucket.numpy())), validate=False))
 
 
+def hostile_refusal(count: int) -> int:
+    """``count`` hostile config.json refused (a 10^9-layer count, a 10^30-token context, a bad rope_theta,
+    an impossible layer_types), the model type's config class already imported; the peak bytes Python held.
+
+    Its ``seconds`` is the speed number a timed unit test must not assert (tests/encodings/test_models_hostile.py
+    asserts instead that nothing is built or allocated by the hostile value).
+    """
+    import tracemalloc
+
+    from posviz.encodings.models import model_positions
+
+    base = dict(model_type="llama", hidden_size=256, num_attention_heads=4, num_hidden_layers=2)
+    hostile = [
+        dict(base, num_hidden_layers=10**9),
+        dict(base, max_position_embeddings=10**30),
+        dict(base, rope_theta=-1.0),
+        dict(base, model_type="qwen2", layer_types=["banana_attention"] * 2),
+    ]
+    tracemalloc.start()
+    for i in range(count):
+        try:
+            model_positions(hostile[i % len(hostile)])
+        except ValueError:
+            continue
+        raise RuntimeError(f"hostile config {i % len(hostile)} was read")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
 BACKEND: dict[str, tuple[Callable[[int], int], tuple[int, ...], tuple[int, ...]]] = {
     "naive_seed": (naive_seed, (512, 2048, 4096), (512,)),
     "shaw_R_memory": (shaw_relations_memory, (1024, 2048, 4096), (256,)),
     "skew_Er_memory": (skew_er_memory, (1024, 2048, 4096), (256,)),
+    "hostile_refusal": (hostile_refusal, (1000,), (100,)),  # L: refusals; seconds for all of them
 }
 
 

@@ -2,7 +2,8 @@
 
 ``python -m tools.make_model_configs`` builds each class with its own defaults (which mirror the
 checkpoint its docstring names), keeps the position fields only, and writes
-``posviz/model_configs/<slug>.json`` with ``_model_id``, ``_source`` and ``_note`` saying so.
+``posviz/model_configs/<slug>.json`` with ``_model_id``, ``_source`` and ``_note`` saying so. A
+vision-language wrapper keeps its ``text_config`` and ``vision_config`` nested, each with its position fields.
 """
 
 from __future__ import annotations
@@ -23,12 +24,35 @@ KEEP = (
     "per_layer_config", "no_rope_layers", "full_attn_idxs", "linear_attn_config", "use_mem_rope",
     "partial_rotary_factor",
 )  # fmt: skip
+VISION_KEEP = (
+    "model_type", "hidden_size", "num_heads", "num_attention_heads", "head_dim", "patch_size", "spatial_merge_size",
+    "temporal_patch_size", "tokens_per_second", "pooling_kernel_size", "rope_parameters",
+)  # fmt: skip
+TOP_KEEP = ("spatial_merge_size",)  # Mistral 3 merges patches outside its vision config
 SHORT = (
     " max_position_embeddings is the class default (2,048), not the checkpoint's longer context (no network to"
     " copy it): at this length the 4,096-token sliding windows cover everything, full attention in effect."
 )
 SHIP = {  # slug: (model type, model id when not the docstring's, more to say)
-    "gemma-4": ("gemma4_text", None, ""),
+    "gemma-4": (
+        "gemma4",
+        None,
+        " Gemma4Config sets no vision_config by default: it is Gemma4VisionConfig's own defaults (no audio).",
+    ),
+    "qwen2.5-vl": (
+        "qwen2_5_vl",
+        None,
+        " The class defaults are a mix (its docstring copies Qwen2-VL's checkpoint): an 80-layer, 8,192-wide text"
+        " model, and a vision hidden_size of 3,584 (a 224-wide vision head, 3,584 / 16). mrope_section is not set:"
+        " the modeling code's [16, 24, 24] applies.",
+    ),
+    "qwen3-vl": ("qwen3_vl", None, " mrope_section is not set: the modeling code's [24, 20, 20] applies."),
+    "pixtral-mistral-small-3.1": (
+        "mistral3",
+        None,
+        " Mistral Small 3.1 reads images with the Pixtral vision encoder (PixtralVisionConfig) and merges 2 x 2"
+        " patches (spatial_merge_size).",
+    ),
     "qwen3.5-27b": ("qwen3_5_text", "Qwen/Qwen3.5-27B", ""),
     "qwen3-next-80b": ("qwen3_next", None, ""),
     "deepseek-v3.2": ("deepseek_v32", None, ""),
@@ -53,6 +77,28 @@ SHIP = {  # slug: (model type, model id when not the docstring's, more to say)
 }
 
 
+def _keep(data: dict, keys: tuple[str, ...]) -> dict:
+    return {k: data[k] for k in keys if data.get(k) is not None}
+
+
+def position_fields(cls, model_type: str) -> dict:
+    """The position fields of the class defaults; a vision-language wrapper's text and vision configs nested."""
+    subs = getattr(cls, "sub_configs", {}) or {}
+    if "vision_config" not in subs:
+        return _keep(cls().to_dict(), KEEP) | {"model_type": model_type}
+    built = cls()
+    if built.vision_config is None:  # Gemma 4: no vision config unless given; its own class's defaults
+        built = cls(vision_config=subs["vision_config"]().to_dict())
+    data = built.to_dict()
+    text, vision = data["text_config"], data["vision_config"]
+    return {
+        "model_type": model_type,
+        **_keep(data, TOP_KEEP),
+        "text_config": _keep(text, KEEP) | {"model_type": text["model_type"]},
+        "vision_config": _keep(vision, VISION_KEEP),
+    }
+
+
 def main() -> None:
     for slug, (model_type, model_id, extra) in SHIP.items():
         cls = CONFIG_MAPPING[model_type]
@@ -66,9 +112,7 @@ def main() -> None:
             "_note": "Position fields only, derived offline from the configuration class's defaults (which mirror "
             "the flagship checkpoint), not copied from the hub." + extra,
         }
-        data = cls().to_dict()
-        out |= {k: data[k] for k in KEEP if data.get(k) is not None}
-        out["model_type"] = model_type
+        out |= position_fields(cls, model_type)
         (OUT / f"{slug}.json").write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
         print(slug, out["_model_id"])
 

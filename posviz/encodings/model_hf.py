@@ -181,8 +181,8 @@ def text_config(config: Any) -> Any:
         return config
 
 
-def hf_config(config: dict, model_type: str) -> tuple[Any, list[str]]:
-    """``config`` built by transformers' configuration class for ``model_type``: ``(text config, notes)``.
+def hf_config(config: dict, model_type: str) -> tuple[Any, Any, list[str]]:
+    """``config`` built by transformers' configuration class for ``model_type``: ``(built, text config, notes)``.
 
     Raises:
         ValueError: with transformers' own message (it names the field) when the class refuses it.
@@ -214,7 +214,7 @@ def hf_config(config: dict, model_type: str) -> tuple[Any, list[str]]:
             ) from e
         msg = " ".join(str(e).split())[:300]
         raise ValueError(f"transformers cannot build a {cls.model_type} config from this file: {msg}") from e
-    return text, notes
+    return built, text, notes
 
 
 def attr(config: Any, name: str, layer: int | None = None, default: Any = None) -> Any:

@@ -39,6 +39,7 @@ from posviz.encodings.model_hf import (
 )
 from posviz.encodings.model_layers import Layer
 from posviz.encodings.model_rope import MAX_HEAD_DIM, Head, RopeSpec, rope_spec
+from posviz.encodings.model_vision import VisionFacts, vision_facts
 
 INTERLEAVED = ("cohere", "cohere2", "cohere2_moe", "deepseek_v2")  # modeling code pairs (0, 1), (2, 3), ...
 
@@ -92,6 +93,7 @@ class ModelPositions:
     alibi: AlibiFacts | None = None
     table: TableFacts | None = None
     notes: tuple[str, ...] = ()
+    vision: VisionFacts | None = None  # a vision-language model: its M-RoPE and vision encoder (model_vision)
 
     @property
     def num_layers(self) -> int:
@@ -251,7 +253,8 @@ def _head(text: object, layer: int, model_type: str) -> Head:
 
 
 def _rope(config: dict, model_type: str) -> ModelPositions:
-    text, notes = hf_config(config, model_type)
+    built, text, notes = hf_config(config, model_type)
+    vision = vision_facts(built)
     text_type = attr(text, "model_type", default=model_type) or model_type
     kinds = layer_kinds(text, text_type)
     max_position = _integer(
@@ -311,7 +314,7 @@ def _rope(config: dict, model_type: str) -> ModelPositions:
     family = "rope" if layers and all(x.rope for x in layers) else "nope-hybrid"
     ordered = tuple((k, specs[k]) for k in KINDS if k in specs)
     return ModelPositions(text_type, family, tuple(layers), _integer(heads, "num_attention_heads", 1, MAX_HEADS),
-                          max_position, ropes=ordered, notes=tuple(notes))  # fmt: skip
+                          max_position, ropes=ordered, notes=tuple(notes), vision=vision)  # fmt: skip
 
 
 def model_positions(config: dict) -> ModelPositions:

@@ -82,6 +82,11 @@ WIDGETS = {
     "vs": "selectbox",
     "position": "number_input",
     "layers": "slider",
+    # vision page (the keys a /models link sets)
+    "vl_model": "radio",
+    "merge": "slider",
+    "tokens_per_second": "number_input",
+    "encoder": "radio",
 }
 
 

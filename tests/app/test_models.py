@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import urllib.parse
 import warnings as _warnings
 
 import numpy as np
@@ -288,6 +289,44 @@ def test_links_are_on_the_page_and_built_from_numbers():
     links = [m.value for m in at.markdown if "](rope?" in m.value]
     assert len(links) == 1 and "longrope is not on that page" in links[0]
     assert re.fullmatch(r"[-\w\[\]()'., ;?=&:]+", links[0].replace("\n", " ")), links[0]
+
+
+VL = ["qwen2.5-vl", "qwen3-vl", "gemma-4", "pixtral-mistral-small-3.1"]
+
+
+def vision_link(at) -> dict[str, str]:
+    """The query of the page's one /vision link."""
+    (link,) = [m.value for m in at.markdown if "](vision?" in m.value]
+    return dict(urllib.parse.parse_qsl(re.search(r"\]\(vision\?([^)]*)\)", link).group(1)))
+
+
+@pytest.mark.parametrize("slug", VL)
+def test_a_vision_language_model_shows_its_mrope_and_opens_vision_with_it(slug):
+    at = open_models(model=slug)
+    assert_healthy(at)
+    v = model_positions(CONFIGS[slug]).vision
+    (table,) = [t.value for t in at.table if "vision head dim" in list(t.value["fact"])]
+    facts = dict(zip(table["fact"], table["value"], strict=True))
+    assert facts["patch size"] == f"{v.patch_size} × {v.patch_size} pixels"
+    assert facts["vision head dim"].startswith(f"{v.head_dim}: {v.head_dim // 4} pairs")
+    assert facts["merge size"].startswith(f"{v.merge} × {v.merge}") and facts["vision rope_theta"] == f"{v.theta:,.10g}"
+    if v.mrope_section is not None:  # Qwen2.5-VL [16, 24, 24] in blocks, Qwen3-VL [24, 20, 20] interleaved
+        assert facts["M-RoPE mrope_section (t, h, w pairs)"].startswith(str(list(v.mrope_section)))
+        assert facts["t, h, w across the pairs"].startswith("interleaved" if v.interleaved else "in blocks")
+    else:
+        assert facts["M-RoPE"].startswith("none")
+    if v.tokens_per_second is not None:
+        assert facts["tokens_per_second"].startswith(f"{v.tokens_per_second:g} ")
+    params = vision_link(at)
+    vision = open_page("pages/vision.py", all_open=False, **params)
+    assert not vision.exception and not warnings(vision), warnings(vision)  # no link notice
+    assert vision.radio(key="encoder").value == params["encoder"]
+    assert vision.slider(key="merge").value == v.merge
+    assert len(charts(vision)) == 6  # the link opens the offset heatmap and the encoders' split
+    if v.mrope_section is not None:
+        assert vision.radio(key="vl_model").value == v.model_type == params["vl_model"]
+    if v.tokens_per_second is not None:
+        assert vision.number_input(key="tokens_per_second").value == v.tokens_per_second
 
 
 LECTURE = look(True)

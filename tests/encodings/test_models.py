@@ -55,6 +55,10 @@ FAMILY = {
     "exaone-4-32b": "nope-hybrid",
     "gpt-oss-120b": "rope",
     "mistral-small-4": "rope",
+    # vision-language wrappers (text_config and vision_config), from the same class defaults
+    "qwen2.5-vl": "rope",
+    "qwen3-vl": "rope",
+    "pixtral-mistral-small-3.1": "rope",
 }
 
 

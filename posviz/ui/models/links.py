@@ -11,12 +11,14 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from posviz.encodings.model_rope import RopeSpec
+from posviz.encodings.model_vision import ENCODER_OF, ENCODERS, PRESETS, VisionFacts
 from posviz.encodings.models import ModelPositions
 from posviz.encodings.rope_scaling import METHODS
 from posviz.ui.params import MAX_CURVE_LEN, MAX_LEN, PARAMS
 
 Params = dict[str, str]
 TRAINED_FALLBACK = 2048  # ALiBi link length when a config sets none (BLOOM trained at 2,048)
+VISION_LIMITS = {"merge": 4, "tokens_per_second": 100}  # the largest values /vision's controls offer
 
 
 def _number(x: float) -> str:
@@ -53,8 +55,36 @@ def rope_params(spec: RopeSpec) -> tuple[Params, list[str]]:
     return _fit(params, {"dim": PARAMS["dim"].max})
 
 
+def _differs(what: str, mine: object, page: object, preset: str) -> list[str]:
+    return [] if mine == page else [f"{what} {mine} is not the page's {preset} preset ({page})"]
+
+
+def vision_params(v: VisionFacts, text: RopeSpec | None) -> tuple[Params, list[str]]:
+    """/vision with this model's encoder, merge size and M-RoPE preset (its own URL keys; the rest from presets).
+
+    /vision draws a head's size and base from the preset it names: where this config's differ, ``left`` says so.
+    """
+    encoder = ENCODER_OF.get(v.encoder, v.encoder)
+    params: dict = {"encoder": encoder, "merge": v.merge, "show_offsets": "true", "show_split": "true"}
+    name, head = ENCODERS[encoder]
+    left = _differs("the vision head_dim", v.head_dim, head["head_dim"], name)
+    left += _differs("the vision rope_theta", f"{v.theta:,.10g}", f"{head['rope_theta']:,.10g}", name)
+    preset = PRESETS.get(v.model_type)
+    if v.mrope_section is not None and preset is not None:
+        params["vl_model"] = v.model_type
+        if v.tokens_per_second is not None and preset.seconds:
+            params["tokens_per_second"] = v.tokens_per_second
+        left += _differs("mrope_section", list(v.mrope_section), list(preset.mrope_section), preset.name)
+        if text is not None:
+            left += _differs("the text rope_theta", f"{text.base:,.10g}", f"{preset.rope_theta:,.10g}", preset.name)
+            left += _differs("the text head_dim", text.rotary_dim, preset.head_dim, preset.name)
+    kept, over = _fit(params, VISION_LIMITS)
+    return kept, over + left
+
+
 def page_links(mp: ModelPositions) -> list[tuple[str, str, Params, list[str]]]:
-    """``(what it opens, url path, query params, what was left out)``, one per RoPE kind or one for the family."""
+    """``(what it opens, url path, query params, what was left out)``, one per RoPE kind or one for the family,
+    and one to /vision for a vision-language model."""
     out = []
     if mp.ropes:
         groups: dict[RopeSpec, list[str]] = {}
@@ -86,6 +116,10 @@ def page_links(mp: ModelPositions) -> list[tuple[str, str, Params, list[str]]]:
             what = "the sinusoidal page, whose section 5 sets a learned table beside the fixed one"
         kept, left = _fit(params, {"dim": PARAMS["dim"].max})
         out.append((what, "sinusoidal", kept, left))
+    if mp.vision is not None:
+        mrope = " and M-RoPE" if mp.vision.mrope_section else ""
+        what = f"the vision page with its vision encoder, merge size{mrope}"
+        out.append((what, "vision", *vision_params(mp.vision, mp.ropes[0][1] if mp.ropes else None)))
     return out
 
 

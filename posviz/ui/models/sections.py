@@ -16,7 +16,7 @@ from posviz.ui.models.links import link_markdown
 from posviz.ui.models.notes import lesson
 from posviz.ui.models.sides import Side
 from posviz.ui.models.snippets import models_snippet
-from posviz.ui.models.tables import model_facts, rope_facts
+from posviz.ui.models.tables import model_facts, rope_facts, vision_table
 from posviz.ui.models.views import mask_view, rope_view
 from posviz.ui.params import plain
 
@@ -36,6 +36,9 @@ def overview(side: Side, lecture: bool) -> None:
     for note in side.clipped:
         st.info(note, icon=":material/straighten:")
     st.table(model_facts(side.slug, side.upload), hide_index=True)
+    if m.mp.vision is not None:
+        st.caption(texts.VISION)
+        st.table(vision_table(side.slug, side.upload), hide_index=True)
     for note in m.mp.notes:
         st.caption(plain(note))
     if m.source.startswith("https://") and " " not in m.source:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from posviz.encodings.model_vision import VisionFacts
 from posviz.encodings.models import ModelPositions
 from posviz.encodings.t5 import t5_max_exact
 from posviz.ui.cache import cached_view
@@ -112,3 +113,35 @@ def rope_facts(k: RopeKey, upload: bytes | None = None) -> pd.DataFrame:
     facts = list(dict.fromkeys(f for col in columns.values() for f in col))
     data = {"fact": facts} | {label: [col.get(f, "—") for f in facts] for label, col in columns.items()}
     return pd.DataFrame(data)
+
+
+def _vision_rows(v: VisionFacts) -> dict[str, str]:
+    rows = {}
+    if v.mrope_section is not None:
+        t, h, w = v.mrope_section
+        where = "rope_parameters" if v.section_from_config else "not in the config: the modeling code's default"
+        rows["M-RoPE mrope_section (t, h, w pairs)"] = f"[{t}, {h}, {w}] ({where})"
+        rows["t, h, w across the pairs"] = (
+            "interleaved t h w t h w …: every axis gets fast and slow pairs"
+            if v.interleaved
+            else f"in blocks: t the fastest {t} pairs, h the next {h}, w the slowest {w}"
+        )
+        if v.tokens_per_second is not None:
+            rows["tokens_per_second"] = f"{v.tokens_per_second:g} time ids per second of video (vision_config)"
+    else:
+        rows["M-RoPE"] = "none: the language model gives every token, image tokens too, one position (1-D RoPE)"
+    rows["vision encoder"] = f"{v.encoder_type}: 2-D RoPE over the patch grid"
+    rows["patch size"] = f"{v.patch_size} × {v.patch_size} pixels"
+    merge = f"{v.merge} × {v.merge} patches per token ({v.merge_field})" if v.merge_field else "none: a token per patch"
+    rows["merge size"] = merge
+    quarter = v.head_dim // 4
+    rows["vision head dim"] = f"{v.head_dim}: {quarter} pairs turn with the row, {quarter} with the column"
+    rows["vision rope_theta"] = f"{v.theta:,.10g}"
+    return rows
+
+
+@cached_view(max_entries=64)
+def vision_table(slug: str, upload: bytes | None = None) -> pd.DataFrame | None:
+    """A vision-language model's M-RoPE and vision-encoder facts (None for a text-only model)."""
+    mp = load(slug, upload).mp
+    return None if mp is None or mp.vision is None else _frame(_vision_rows(mp.vision))

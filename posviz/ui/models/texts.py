@@ -33,6 +33,12 @@ longer than the context never completes a turn inside it: it acts as a slowly gr
 clock. The frequencies are the ones in effect for a sequence of L + 1 tokens.
 """
 
+VISION = (
+    "Images and video: how the language model places image and video tokens (M-RoPE gives each three ids, "
+    "time, height and width) and how the vision encoder rotates its patches (2-D RoPE), read from the config's "
+    "vision_config. The /vision link below draws them."
+)
+
 NO_ROPE = """\
 This model does not use RoPE: section 6 shows how it places position instead.
 """

@@ -1,40 +1,15 @@
-"""The /vision page's settings: its URL parameters (defaults written once), presets per model, cache keys."""
+"""The /vision page's settings: its URL parameters (defaults written once), cache keys; presets from model_vision."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from posviz.encodings.model_vision import ENCODERS, PRESETS, Preset  # noqa: F401  the page and views read them here
 from posviz.ui.params import PARAMS, Param
 from posviz.ui.settings import setting
 
 STAMP_TOKENS = 3  # Qwen3-VL's timestamp text before each frame after the first ("<1.0 seconds>", about 3 tokens)
 TEMPORAL_PATCH = 2  # frames per temporal patch in every Qwen-VL video processor
-
-
-@dataclass(frozen=True)
-class Preset:
-    """The facts of a model's language side that the page draws (from its published config.json)."""
-
-    name: str
-    head_dim: int
-    mrope_section: tuple[int, int, int]
-    interleaved: bool
-    rope_theta: float
-    seconds: bool  # time ids in seconds (tokens_per_second) rather than frame index
-
-
-PRESETS = {
-    "qwen2_vl": Preset("Qwen2-VL", 128, (16, 24, 24), False, 1_000_000.0, False),
-    "qwen2_5_vl": Preset("Qwen2.5-VL", 128, (16, 24, 24), False, 1_000_000.0, True),
-    "qwen3_vl": Preset("Qwen3-VL", 128, (24, 20, 20), True, 5_000_000.0, False),
-}
-# Vision encoders' heads, from each model's published vision config (head_dim, rope_theta).
-ENCODERS = {
-    "pixtral": ("Pixtral", {"head_dim": 64, "rope_theta": 10000.0}),
-    "qwen2_vl": ("Qwen2-VL / 2.5-VL vision", {"head_dim": 80, "rope_theta": 10000.0}),
-    "qwen3_vl": ("Qwen3-VL vision", {"head_dim": 72, "rope_theta": 10000.0}),
-    "gemma4": ("Gemma 4 vision", {"head_dim": 64, "rope_theta": 100.0}),
-}
 
 
 def count(key: str, label: str, default: int, hi: int, help: str, widget: str = "number") -> Param:
