@@ -256,19 +256,29 @@ def quote_raw(raw: str, limit: int = 40) -> str:
 
 
 def parse(
-    param: Param, raw: str, *, min_value: float | None = None, max_value: float | None = None
+    param: Param, raw: str | list[str], *, min_value: float | None = None, max_value: float | None = None
 ) -> tuple[Any, str | None]:
     """Value to use for the URL text ``raw``, and a notice if it was not taken as is.
 
+    Out of range lands on the nearest bound; text that is no value of the kind falls back
+    to the default; a key given more than once takes its last value (as Streamlit does).
+
     Args:
         param: the parameter's definition.
-        raw: the text after ``key=`` in the link.
+        raw: the text after ``key=`` in the link, or every such text when the key repeats.
         min_value, max_value: tighter bounds that depend on other settings.
 
     Returns:
         ``(value, notice)``: ``notice`` is None when ``raw`` was used unchanged,
         otherwise a sentence saying what was refused or adjusted and why.
     """
+    if isinstance(raw, list):
+        value, notice = parse(param, raw[-1], min_value=min_value, max_value=max_value)
+        if len(raw) == 1:
+            return value, notice
+        listed = ", ".join(quote_raw(r, 12) for r in raw[:4]) + (", ..." if len(raw) > 4 else "")
+        said = f"{param.key} appears {len(raw)} times in the link ({listed}); the last one is used: "
+        return value, said + (notice or f"{param.key}={format_value(param, value)}.")
     lo = param.min if min_value is None else min_value
     hi = param.max if max_value is None else max_value
     shown = f"{param.key}={quote_raw(raw)}"
@@ -306,20 +316,22 @@ def parse(
         return default, f"{shown} in the link is not a finite number; {fallback}."
     # A number too large for a float (a 400-digit q_len) is inf here: out of range below.
 
-    # Out of range falls back to the default, as Streamlit's own binding does.
-    if lo is not None and number < lo:
-        return default, f"{shown} in the link is below the smallest allowed, {format_value(param, lo)}; {fallback}."
-    if hi is not None and number > hi:
-        return default, f"{shown} in the link is above the largest allowed, {format_value(param, hi)}; {fallback}."
     notes = []
+    if lo is not None and number < lo:
+        notes.append(f"below the smallest allowed, {format_value(param, lo)}")
+        number = lo
+    elif hi is not None and number > hi:
+        notes.append(f"above the largest allowed, {format_value(param, hi)}")
+        number = hi
+    if math.isinf(number):  # no bound on that side
+        return default, f"{shown} in the link is not a finite number; {fallback}."
     step = param.step or 0
     if step:
         base = lo if lo is not None else 0
-        snapped = base + round((number - base) / step) * step
-        snapped = round(snapped, 10)
+        snapped = round(base + round((number - base) / step) * step, 10)
         if hi is not None and snapped > hi:
             snapped -= step
-        if not math.isclose(snapped, number, rel_tol=0, abs_tol=1e-9):
+        if not notes and not math.isclose(snapped, number, rel_tol=0, abs_tol=1e-9):
             whole = param.kind == "int" and step == 1
             notes.append("not a whole number" if whole else f"not a multiple of the step {format_value(param, step)}")
         number = snapped  # within float noise of the grid: onto it, without a word
