@@ -10,9 +10,10 @@ Two layouts pair the components differently:
     half          pairs ``(x[k], x[k + dim/2])`` (GPT-NeoX, Hugging Face ``rotate_half``)
 They are a fixed permutation of each other (:func:`layout_permutation`).
 
-Context-extension scaling (:func:`rope_scaling`) follows Hugging Face
-``modeling_rope_utils.py``. Frequencies and angles are computed in float64, so
-phases stay exact far past 2^24 positions where float32 ``m * theta`` drifts.
+Context-extension scaling lives in :mod:`posviz.encodings.rope_scaling` (its
+registry ``ROPE_SCALING``, after Hugging Face ``modeling_rope_utils.py``).
+Frequencies and angles are computed in float64, so phases stay exact far past
+2^24 positions where float32 ``m * theta`` drifts.
 
 Notation: ``m, n`` positions; ``k`` pair index ``0 .. dim/2 - 1``; ``r = n - m``.
 """
@@ -198,28 +199,3 @@ def rope_decay_bound(distances: torch.Tensor, inv_freq: torch.Tensor) -> torch.T
     """
     partial = torch.cumsum(freqs_cis(distances, inv_freq), dim=-1)  # (r, d/2): S_1 .. S_{d/2}
     return partial.abs().mean(dim=-1)
-
-
-# ---------------------------------------------------------------- re-exports
-# The scaling methods live in rope_scaling.py (which imports this module); callers that import them
-# from here keep working through this lazy forward.
-_MOVED_TO_ROPE_SCALING = (
-    "METHODS",
-    "METHOD_OPTIONS",
-    "YARN_DEFAULTS",
-    "LLAMA3_DEFAULTS",
-    "rope_scaling",
-    "yarn_correction_range",
-    "_get_mscale",
-    "_options",
-    "_yarn",
-    "_llama3",
-)
-
-
-def __getattr__(name: str):
-    if name in _MOVED_TO_ROPE_SCALING:
-        from posviz.encodings import rope_scaling
-
-        return getattr(rope_scaling, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

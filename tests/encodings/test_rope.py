@@ -19,10 +19,9 @@ from posviz.encodings.rope import (
     rope_decay_bound,
     rope_inv_freq,
     rope_rotation_matrix,
-    rope_scaling,
     rope_scores,
-    yarn_correction_range,
 )
+from posviz.encodings.rope_scaling import rope_scaling, yarn_correction_range
 
 dims = st.integers(1, 32).map(lambda h: 2 * h)
 bases = st.sampled_from([2.0, 100.0, 10000.0, 500000.0, 1e6])

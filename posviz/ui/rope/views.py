@@ -16,16 +16,15 @@ import torch
 from posviz.encodings.attention import attention_weights
 from posviz.encodings.positions import curve_positions, display_positions
 from posviz.encodings.rope import (
-    METHODS,
     apply_rope,
     freqs_cis,
     layout_permutation,
     rope_decay_bound,
     rope_inv_freq,
     rope_rotation_matrix,
-    rope_scaling,
     rope_scores,
 )
+from posviz.encodings.rope_scaling import METHODS
 from posviz.ui.cache import cached_view
 from posviz.ui.rope.settings import (
     ANGLE_POINTS,
@@ -52,10 +51,7 @@ CACHE = 32  # max entries per cached view; every entry is well under 1 MB
 
 def frequencies(k: ScalingKey, method: str | None = None) -> tuple[torch.Tensor, float]:
     """``(inv_freq (dim/2,) float64, attention_factor)`` of ``method`` (default: the chosen one)."""
-    method = method or k.method
-    return rope_scaling(
-        method, k.dim, base=k.base, factor=k.factor, original_max_position=k.original_max_position, **k.options(method)
-    )
+    return k.scaling(method)
 
 
 def shown_pairs(dim: int, count: int) -> np.ndarray:
