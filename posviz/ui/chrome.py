@@ -8,7 +8,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from posviz.ui.controls import ensure_app_entry, lecture_mode, show_notices
+from posviz.ui.controls import lecture_mode, show_notices
+from posviz.ui.streamlit_private import ensure_app_entry
 
 
 def page_header(title: str, summary: str) -> None:

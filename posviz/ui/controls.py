@@ -21,6 +21,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from posviz.ui.params import PARAMS, Param, clean_text, parse, quote_raw
+from posviz.ui.streamlit_private import ensure_app_entry
 
 _PENDING = "_posviz_pending"  # key -> value to apply before the widget on the next run
 _FIXED = "_posviz_fixed"  # keys whose link value was corrected once (guards against loops)
@@ -35,22 +36,6 @@ def set_on_next_run(values: dict[str, Any]) -> None:
     """Values for controls to take on the next run, as if the user had set them (a callback's way:
     a box drawn on a figure sets the zoom). Every key must be drawn on that run."""
     st.session_state.setdefault(_PENDING, {}).update(values)
-
-
-def ensure_app_entry() -> None:
-    """Make sure ``app.py``'s ``st.navigation`` is in charge.
-
-    Until some session has run ``app.py``, Streamlit 1.67 treats a top-level
-    ``pages/`` folder as a legacy multipage app: a deep link such as ``/t5``
-    on a freshly started server runs ``pages/t5.py`` alone, without the shared
-    sidebar. ``st.navigation`` clears that (process-wide) flag; a page that
-    finds it still set clears it itself and reruns through ``app.py``.
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
 
 
 def _widget(p: Param, lo: Any, hi: Any, where: Any) -> Any:
