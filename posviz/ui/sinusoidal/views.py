@@ -10,12 +10,13 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from posviz.encodings.positions import curve_positions, display_positions, display_stride
+from posviz.encodings.positions import all_positions, curve_positions, display_positions, display_stride
 from posviz.encodings.sinusoidal import (
     concat_permutation,
     learned_table,
     sinusoidal_inv_freq,
     sinusoidal_similarity,
+    sinusoidal_similarity_from,
     sinusoidal_table,
 )
 from posviz.figures.layout import number
@@ -105,7 +106,7 @@ class LayoutsView:
 @cached_view(max_entries=32)
 def layouts_view(k: LayoutsKey) -> LayoutsView:
     """The first rows in both layouts, and the permutation between them."""
-    pos = torch.arange(min(k.seq_len, LAYOUT_POSITIONS))
+    pos = all_positions(min(k.seq_len, LAYOUT_POSITIONS))
     return LayoutsView(
         positions=pos.numpy(),
         interleaved=sinusoidal_table(pos, k.dim, base=k.base).numpy(),
@@ -128,22 +129,19 @@ class SimilarityView:
 def similarity_view(k: TableKey) -> SimilarityView:
     pos = display_positions(k.seq_len, SIM_POINTS)
     shown = sinusoidal_table(pos, k.dim, base=k.base, layout=k.layout, dtype=torch.float64)  # (n, dim)
-    r = torch.from_numpy(profile_distances(k.seq_len))
-    closed = sinusoidal_similarity(r, k.dim, base=k.base)
+    r = torch.as_tensor(profile_distances(k.seq_len))
+    closed = sinusoidal_similarity(r, k.dim, base=k.base).numpy()
     measured, gap = {}, 0.0
     for p in sorted({0, (k.seq_len - 1) // 3}):
-        ok = p + r <= k.seq_len - 1
-        ends = sinusoidal_table(
-            torch.cat([torch.tensor([p]), p + r]), k.dim, base=k.base, layout=k.layout, dtype=torch.float64
-        )
-        dots = ends[1:] @ ends[0]  # (r,)
-        gap = max(gap, float((dots - closed)[ok].abs().max())) if ok.any() else gap
-        measured[f"measured from p = {p}"] = torch.where(ok, dots, torch.nan).numpy()
+        dots = sinusoidal_similarity_from(p, r, k.dim, base=k.base, layout=k.layout, length=k.seq_len).numpy()
+        ok = ~np.isnan(dots)  # NaN past the sequence
+        gap = max(gap, float(np.abs(dots - closed)[ok].max())) if ok.any() else gap
+        measured[f"measured from p = {p}"] = dots
     return SimilarityView(
         positions=pos.numpy(),
         sim=(shown @ shown.T).numpy(),
         distances=r.numpy(),
-        closed=closed.numpy(),
+        closed=closed,
         measured=measured,
         gap=gap,
     )
