@@ -32,6 +32,17 @@ def toy_qk(q_len: int, k_len: int, dim: int, *, generator: torch.Generator) -> t
     return q, k
 
 
+def content_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+    """``q_i . k_j`` for every pair, unscaled: (q, d), (k, d) -> (q, k)."""
+    return q @ k.T
+
+
+def cosine_similarities(rows: torch.Tensor) -> torch.Tensor:
+    """The cosine of the angle between every two rows: (n, d) -> (n, n), 1 on the diagonal."""
+    unit = rows / rows.norm(dim=-1, keepdim=True)  # (n, d)
+    return unit @ unit.T
+
+
 def causal_mask(q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
     """True where a query may attend: the key is not in its future, ``j <= i``.
 

@@ -218,6 +218,12 @@ def rope_at(x: torch.Tensor, positions: torch.Tensor, *, inv_freq: torch.Tensor,
     return apply_rope(x.expand(len(positions), -1), positions, layout=layout, inv_freq=inv_freq)
 
 
+def rope_score(q: torch.Tensor, k: torch.Tensor, m: int, n: int, *, inv_freq: torch.Tensor, layout: str) -> float:
+    """``(R_m q) . (R_n k)``: ``q`` at position ``m`` against ``k`` at position ``n``, (dim,) each."""
+    kw = dict(inv_freq=inv_freq, layout=layout)
+    return float(rope_at(q, torch.tensor([m]), **kw)[0] @ rope_at(k, torch.tensor([n]), **kw)[0])
+
+
 def rope_score_grid(
     q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor, *, inv_freq: torch.Tensor, layout: str
 ) -> torch.Tensor:

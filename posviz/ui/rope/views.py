@@ -25,6 +25,7 @@ from posviz.encodings.rope import (
     rope_mean_abs_scores,
     rope_relative_gap,
     rope_rotation_matrix,
+    rope_score,
     rope_score_grid,
     rope_shifted_scores,
     rope_toy_attention,
@@ -182,7 +183,7 @@ def relative_view(k: RelativeKey) -> RelativeView:
     shifts = shift_values(k.seq_len)
     kw = dict(layout=k.layout, inv_freq=inv)
     return RelativeView(
-        score_mn=float(_at(q, [k.m], k, inv)[0] @ _at(kk, [k.n], k, inv)[0]),
+        score_mn=rope_score(q, kk, k.m, k.n, **kw),
         shifts=shifts,
         shifted=rope_shifted_scores(q, kk, k.m, k.n, torch.as_tensor(shifts), **kw).numpy(),
         gap32=rope_relative_gap(k.m, k.n, k.freq.dim, **kw, dtype=torch.float32),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from posviz.encodings.attention import logits_bytes, masked_softmax, toy_normal, toy_qk
+from posviz.encodings.attention import content_scores, logits_bytes, masked_softmax, toy_normal, toy_qk
 from posviz.encodings.positions import all_positions, display_positions, query_positions, relative_positions
 from posviz.encodings.shaw import (
     shaw_index,
@@ -115,7 +115,7 @@ def _toy_scores(k: ScoreKey) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     q_pos = torch.as_tensor(pair_axes(k).q_pos)  # the shown queries (inside the zoom window, if any)
     q_rows = q[q_pos - k.offset]  # (rows, dim): the shown queries only
     index = shaw_index(q_pos, all_positions(k.k_len), clip=k.clip)  # (rows, k_len)
-    return q_rows @ keys.T, shaw_scores(q_rows, table_k, index), index
+    return content_scores(q_rows, keys), shaw_scores(q_rows, table_k, index), index
 
 
 def _weights(content: torch.Tensor, relative: torch.Tensor, k: ScoreKey) -> torch.Tensor:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from posviz.encodings.attention import content_scores, cosine_similarities
 from posviz.encodings.positions import all_positions, curve_positions, display_positions, display_stride
 from posviz.encodings.sinusoidal import (
     concat_permutation,
@@ -139,7 +140,7 @@ def similarity_view(k: TableKey) -> SimilarityView:
         measured[f"measured from p = {p}"] = dots
     return SimilarityView(
         positions=pos.numpy(),
-        sim=(shown @ shown.T).numpy(),
+        sim=content_scores(shown, shown).numpy(),
         distances=r.numpy(),
         closed=closed,
         measured=measured,
@@ -155,11 +156,6 @@ class LearnedView:
     stride: int
 
 
-def _cosine(rows: torch.Tensor) -> torch.Tensor:
-    unit = rows / rows.norm(dim=-1, keepdim=True)
-    return unit @ unit.T
-
-
 @cached_view(max_entries=32)
 def learned_view(k: LearnedKey) -> LearnedView:
     pos = display_positions(k.learned_len, SIM_POINTS)
@@ -167,7 +163,7 @@ def learned_view(k: LearnedKey) -> LearnedView:
     sin = sinusoidal_table(pos, k.dim, base=k.base, dtype=torch.float64)
     return LearnedView(
         positions=pos.numpy(),
-        sinusoidal_cos=_cosine(sin).numpy(),
-        learned_cos=_cosine(table[pos]).numpy(),
+        sinusoidal_cos=cosine_similarities(sin).numpy(),
+        learned_cos=cosine_similarities(table[pos]).numpy(),
         stride=display_stride(k.learned_len, SIM_POINTS),
     )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from posviz.encodings.attention import logits_bytes, toy_normal
+from posviz.encodings.attention import content_scores, logits_bytes, toy_normal
 from posviz.encodings.shaw import shaw_relations_bytes
 from posviz.encodings.skew import (
     SkewSteps,
@@ -49,7 +49,7 @@ def _numpy(steps: SkewSteps) -> SkewSteps:
 @cached_view(max_entries=64)
 def skew_view(k: SkewKey) -> SkewView:
     q, er = toy_q_er(k)
-    steps = skew_steps_for(k.variant, q @ er.T)
+    steps = skew_steps_for(k.variant, content_scores(q, er))  # rel = Q Er^T
     gather, valid = relative_gather(q, er, mem_len=k.memory, both_ways=k.variant == "unmasked")
     diff = (steps.sliced - gather).abs()[valid]
     return SkewView(
