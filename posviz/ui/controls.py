@@ -13,7 +13,6 @@ typed in) goes through ``st.session_state``, which Streamlit writes to the link.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -42,17 +41,13 @@ def _widget(p: Param, lo: Any, hi: Any, where: Any) -> Any:
     common = dict(key=p.key, help=p.help or None, bind="query-params")
     if p.widget == "toggle":
         return where.toggle(p.label, value=p.default, **common)
-    if p.widget == "radio":
+    if p.widget in ("radio", "select"):  # select: a long list; the link holds the option itself (no format_func)
+        common["index"] = p.options.index(p.default)
+        if p.widget == "select":
+            return where.selectbox(p.label, p.options, **common)
         return where.radio(
-            p.label,
-            p.options,
-            index=p.options.index(p.default),
-            horizontal=True,
-            captions=[p.option_labels.get(o, "") for o in p.options],
-            **common,
+            p.label, p.options, horizontal=True, captions=[p.option_labels.get(o, "") for o in p.options], **common
         )
-    if p.widget == "select":  # a long list of choices; the link holds the option itself (no format_func)
-        return where.selectbox(p.label, p.options, index=p.options.index(p.default), **common)
     if p.widget == "text_area":
         return where.text_area(p.label, value=p.default, max_chars=int(p.max) if p.max else None, height=150, **common)
     cast = _widget_type(p)
@@ -87,37 +82,24 @@ def _value(p: Param, raw: Any) -> Any:
 
 
 def control(
-    key: str,
+    param: Param | str,
     *,
     min_value: float | None = None,
     max_value: float | None = None,
-    default: Any = None,
     where: Any = None,
-    options: tuple[str, ...] | None = None,
-    param: Param | None = None,
 ) -> Any:
-    """Render the URL-bound widget for ``key`` and return its validated value.
+    """Render the URL-bound widget for ``param`` and return its validated value.
 
     Args:
-        key: a key of ``PARAMS``; also the URL query parameter.
+        param: the parameter's definition (a scheme's own live in its ui package, a page's narrowing
+            comes from ``params.narrowed``), or a key of the shared ``PARAMS``; its key is the URL's.
         min_value, max_value: bounds that depend on other settings (for
             example ``head < heads``); they tighten the definition's bounds.
-        default: this page's default when it differs from the definition's
-            (``seq_len`` is 8 on the skew walk-through, 4096 for RoPE curves).
         where: container to draw into; the sidebar by default.
-        options: this page's choices when it offers fewer than the definition
-            (``layout`` is ``interleaved``/``half`` for RoPE, ``interleaved``/
-            ``concat`` for sinusoidal); a link value outside them falls back
-            with a notice.
-        param: the parameter's definition (a scheme's own parameters live in
-            its ui package); by default the shared one for ``key``.
     """
     ensure_app_entry()
-    p = PARAMS[key] if param is None else param
-    if options is not None:
-        p = replace(p, options=tuple(options), default=p.default if p.default in options else options[0])
-    if default is not None:
-        p = replace(p, default=default)
+    p = PARAMS[param] if isinstance(param, str) else param
+    key = p.key
     where = st.sidebar if where is None else where
     state = st.session_state
     pending = state.setdefault(_PENDING, {})
@@ -286,13 +268,6 @@ def step_through(titles: list[str] | tuple[str, ...], *, where: Any = None) -> i
         (prev_col, "step_prev", "Previous", ":material/arrow_back:", -1, step <= 1),
         (next_col, "step_next", "Next", ":material/arrow_forward:", 1, step >= last),
     ):
-        col.button(
-            label,
-            icon=icon,
-            on_click=_shift_step,
-            args=(delta, last),
-            disabled=disabled,
-            key=key,
-            width="stretch",
-        )
+        kw = dict(icon=icon, on_click=_shift_step, args=(delta, last), disabled=disabled, key=key)
+        col.button(label, **kw, width="stretch")
     return step

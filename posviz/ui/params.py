@@ -35,16 +35,24 @@ class Param:
     help: str = ""
     min: float | None = None
     max: float | None = None
-    step: float | None = None
+    step: float | None = None  # whole numbers step by 1 unless given
     even: bool = False
     options: tuple[str, ...] = ()
     option_labels: dict[str, str] = field(default_factory=dict)
     # kind "text": ``max`` is the most characters kept
 
 
+def narrowed(p: Param, *, default: Any = None, options: tuple[str, ...] | None = None) -> Param:
+    """``p`` as one page offers it: its own default (``seq_len`` is 8 on the skew walk-through), or fewer
+    choices (``layout`` is interleaved or half for RoPE); a default outside them falls back to the first."""
+    if options is not None:
+        p = replace(p, options=tuple(options), default=p.default if p.default in options else options[0])
+    return p if default is None else replace(p, default=default)
+
+
 def length(key: str, label: str, *, default: int, help: str) -> Param:
     """A count of positions (a length or a distance) typed in a number box: 1 .. ``MAX_LEN``."""
-    return Param(key, label, "int", default, "number", min=1, max=MAX_LEN, step=1, help=help)
+    return Param(key, label, "int", default, "number", min=1, max=MAX_LEN, help=help)
 
 
 # The key axis's controls are the query axis's, with their own key, label and help.
@@ -62,7 +70,6 @@ Q_START = Param(
     "number",
     min=0,
     max=MAX_LEN - 1,
-    step=1,
     help="Position of the window's first query (moved back when the window would run past the end).",
 )
 
@@ -105,7 +112,6 @@ PARAMS: dict[str, Param] = {
             "slider",
             min=1,
             max=64,
-            step=1,
             help="Columns of the bias table: each head learns its own scalar per bucket.",
         ),
         Param(
@@ -116,7 +122,6 @@ PARAMS: dict[str, Param] = {
             "slider",
             min=0,
             max=63,
-            step=1,
             help="Which head's bias and attention to draw.",
         ),
         Param(
@@ -127,10 +132,9 @@ PARAMS: dict[str, Param] = {
             "number",
             min=0,
             max=2**31 - 1,
-            step=1,
             help="Seeds the random bias table and the toy queries and keys.",
         ),
-        Param("step", "Step", "int", 1, "slider", min=1, max=64, step=1, help="Step of the walk-through."),
+        Param("step", "Step", "int", 1, "slider", min=1, max=64, help="Step of the walk-through."),
         # A zoom into any matrix view (T5, Shaw, ALiBi): drawn at full resolution when small enough.
         Param(
             "window",
@@ -140,7 +144,6 @@ PARAMS: dict[str, Param] = {
             "number",
             min=0,
             max=MAX_LEN,
-            step=1,
             help="Zoom: draw only this many queries and keys from the positions below. A small window is drawn "
             "cell by cell; a larger one is strided, and each figure's subtitle says which. 0 draws the whole "
             "view, strided.",
@@ -161,7 +164,6 @@ PARAMS: dict[str, Param] = {
             "number",
             min=1,
             max=MAX_CURVE_LEN,
-            step=1,
             help="Number of positions. Large values are drawn as a strided sample.",
         ),
         Param(
@@ -172,7 +174,6 @@ PARAMS: dict[str, Param] = {
             "number",
             min=2,
             max=512,
-            step=1,
             even=True,
             help="Size of each query, key or embedding vector (even: sin/cos and rotation pairs).",
         ),
@@ -325,7 +326,7 @@ def parse(
         number = hi
     if math.isinf(number):  # no bound on that side
         return default, f"{shown} in the link is not a finite number; {fallback}."
-    step = param.step or 0
+    step = param.step or (1 if param.kind == "int" else 0)
     if step:
         base = lo if lo is not None else 0
         snapped = round(base + round((number - base) / step) * step, 10)

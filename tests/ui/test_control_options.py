@@ -1,4 +1,4 @@
-"""control(key, options=...) narrows a choice per page, as default= changes its default."""
+"""A page narrows a choice (params.narrowed) as it may change a default; control() corrects the link."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ def _script() -> None:
     import streamlit as st
 
     from posviz.ui.controls import control, finish_run, show_notices
+    from posviz.ui.params import PARAMS, narrowed
 
-    st.session_state["chosen"] = control("layout", options=("interleaved", "concat"))
+    st.session_state["chosen"] = control(narrowed(PARAMS["layout"], options=("interleaved", "concat")))
     show_notices()
     finish_run()  # as app.py: a corrected link value is drawn on the rerun
 
