@@ -4,7 +4,6 @@ import streamlit as st
 
 from posviz.schemes import PAGES
 from posviz.server import tune_process
-from posviz.ui import preview
 from posviz.ui.chrome import FAVICON, lecture_styles, page_config
 from posviz.ui.controls import control, finish_run, start_run
 
@@ -21,13 +20,10 @@ page = st.navigation(
 )
 page_config(page.title)  # the tab title and a favicon served by the app, not a font host
 start_run(page.url_path)
-preview.begin_run()  # a session's first charts come with still pictures until Plotly draws them
 with st.sidebar:
     control("lecture")
 lecture_styles()
 try:
     page.run()
-    preview.run_completed()
 finally:  # also after a page's st.stop()
     finish_run()
-    preview.end_run()

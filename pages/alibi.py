@@ -5,10 +5,10 @@ import streamlit as st
 from posviz.ui.alibi import charts, texts
 from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey, problem
 from posviz.ui.alibi.snippets import alibi_snippet
-from posviz.ui.alibi.views import bias_axes, bias_view, receptive_view, slopes_view
+from posviz.ui.alibi.views import bias_axes, bias_view, receptive_view
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
-from posviz.ui.exports import columns_csv, show_figure
+from posviz.ui.exports import show_figure
 from posviz.ui.settings import project, read_settings
 
 s = read_settings(AlibiSettings)
@@ -23,7 +23,6 @@ if problem(s):
     st.stop()
 
 sk = project(s, SlopesKey)
-sl = slopes_view(sk)
 slopes_code = alibi_snippet(s, part="slopes")
 
 section("1 · Slopes per head")
@@ -32,7 +31,6 @@ show_figure(
     charts.slopes(sk, lecture),
     name="alibi_slopes",
     alt="Each head's slope on a log axis.",
-    csv=lambda: columns_csv({"head": range(1, s.heads + 1), "slope": sl.slopes}),
     code=slopes_code,
 )
 
@@ -42,7 +40,6 @@ show_figure(
     charts.interleave(sk, lecture),
     name="alibi_interleave",
     alt="The slopes of the closest power of two, of twice as many heads, and the final slopes.",
-    csv=lambda: columns_csv({"head": range(1, s.heads + 1), "slope": sl.slopes}),
     code=slopes_code,
 )
 
@@ -53,7 +50,6 @@ show_figure(
     charts.bias_grid(s, lecture),
     name="alibi_bias",
     alt="Small heatmaps of each shown head's bias over query and key positions.",
-    csv=lambda: charts.bias_csv(s),
     code=alibi_snippet(s, part="bias", axes=bias_axes(s), heads_shown=bv.heads_shown.tolist()),
 )
 
@@ -65,9 +61,6 @@ show_figure(
     charts.receptive_field(rk, lecture),
     name="alibi_receptive_field",
     alt="Attention weight against distance for each shown head, log axes, with each head's 90% reach.",
-    csv=lambda: columns_csv(
-        {"distance": rv.distances, **{f"head {int(h) + 1}": rv.weights[i] for i, h in enumerate(rv.heads_shown)}}
-    ),
     code=alibi_snippet(s, part="receptive", heads_shown=rv.heads_shown.tolist()),
 )
 st.dataframe(rv.table, hide_index=True)

@@ -46,7 +46,6 @@ show_figure(
     charts.gates(vk, tb, lecture),
     name="cope_gates",
     alt="Heatmap of the gates g_ij, future keys masked.",
-    csv=lambda: charts.matrix_csv_of(vk, tb, "gates"),
     code=matrices_code + "# the figure: gates[:, cols]\n",
 )
 
@@ -58,7 +57,6 @@ show_figure(
     charts.positions(vk, tb, lecture),
     name="cope_positions",
     alt="Heatmap of the contextual positions p_ij, clamped cells marked.",
-    csv=lambda: charts.matrix_csv_of(vk, tb, "positions"),
     code=matrices_code + "# the figure: pos[:, cols]; raw[:, cols] > npos_max - 1 where clamped\n",
 )
 
@@ -74,7 +72,6 @@ show_figure(
     charts.interpolation(pk, tb, lecture),
     name="cope_interpolation",
     alt="Line of z_i at integer positions with the interpolated value marked.",
-    csv=lambda: charts.interpolation_csv(pk, tb),
     code=row_code,
 )
 
@@ -86,14 +83,12 @@ with on_demand(texts.SHOW_ATTENTION) as shown:
             charts.position_logits(vk, tb, lecture),
             name="cope_position_logits",
             alt="Heatmap of the position logits z_i[p_ij].",
-            csv=lambda: charts.matrix_csv_of(vk, tb, "pos_logits"),
             code=matrices_code + "# the figure: pos_logits[:, cols]\n",
         )
         show_figure(
             charts.attention(vk, tb, lecture),
             name="cope_attention",
             alt="Attention weights with no position term, relative positions and CoPE.",
-            csv=lambda: charts.attention_csv(vk, tb),
             code=cope_snippet(s, part="attention", stride=stride(view.attn_q), custom=cl),
         )
 
@@ -105,7 +100,6 @@ with on_demand(texts.SHOW_COUNTING) as shown:
             charts.counting(rk, tb, lecture),
             name="cope_counting",
             alt="Bar chart of the inspected query's CoPE positions against token distance.",
-            csv=lambda: charts.counting_csv(rk, tb),
             code=row_code + "# the figure: pos[0, j] against query - j for j <= query\n",
         )
 
@@ -125,14 +119,12 @@ def masking_pitfall() -> None:
         charts.pitfall(vk, tb, lecture),
         name="cope_pitfall",
         alt="Positions with the mask before and after the gates.",
-        csv=lambda: charts.pitfall_csv(vk, tb),
         code=pit_code + "# the figure: pos[:, cols] and pos_wrong[:, cols]\n",
     )
     show_figure(
         charts.pitfall_difference(vk, tb, lecture),
         name="cope_pitfall_difference",
         alt="Heatmap of wrong minus right positions.",
-        csv=lambda: charts.pitfall_difference_csv(vk, tb),
         code=pit_code + "# the figure: leak[:, cols]\n",
     )
 

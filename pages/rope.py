@@ -32,7 +32,6 @@ show_figure(
     charts.frequencies(k.scaling, lecture),
     name="rope_frequencies",
     alt="Frequency and wavelength of every pair on log axes, with the context length marked.",
-    csv=lambda: charts.frequencies_csv(k.scaling),
     code=freq_code,
 )
 
@@ -43,14 +42,12 @@ show_figure(
     charts.rotation(k.matrix, lecture),
     name=f"rope_matrix_{s.layout}",
     alt=f"Heatmap of the {s.dim} by {s.dim} rotation matrix at position m.",
-    csv=lambda: charts.rotation_csv(k.matrix),
     code=matrix_code,
 )
 show_figure(
     charts.permutation(k.permutation, lecture),
     name="rope_layout_permutation",
     alt="The permutation matrix between the interleaved and the half-split layout.",
-    csv=lambda: charts.permutation_csv(k.permutation),
     code=matrix_code,
 )
 st.caption(layout_gap_note(k.matrix))
@@ -65,7 +62,6 @@ show_figure(
     charts.circles(k.pairs, lecture),
     name="rope_pair_circles",
     alt="Each shown pair of a random vector as arrows on its unit circle at positions 0, m and n.",
-    csv=lambda: charts.circles_csv(k.pairs),
     code=rope_snippet(s, part="circles", pairs=circles_view(k.pairs).pairs.tolist()),
 )
 
@@ -81,14 +77,12 @@ with on_demand(texts.SHOW_RELATIVE) as shown:
             charts.shift(k.relative, lecture),
             name="rope_shift",
             alt="The score of q at m + t and k at n + t against the shift t: a flat line.",
-            csv=lambda: charts.shift_csv(k.relative),
             code=relative_code,
         )
         show_figure(
             charts.scores(k.vectors, lecture),
             name="rope_scores",
             alt="Heatmap of the rotated score of one q and one k at every pair of positions: constant diagonals.",
-            csv=lambda: charts.scores_csv(k.vectors),
             code=relative_code,
         )
 
@@ -100,7 +94,6 @@ with on_demand(texts.SHOW_DECAY) as shown:
             charts.decay(k.decay, lecture),
             name="rope_decay",
             alt="The RoFormer bound and measured mean scores against distance on a log axis.",
-            csv=lambda: charts.decay_csv(k.decay),
             code=rope_snippet(s, part="decay", distances=decay_view(k.decay).distances.tolist()),
         )
 
@@ -114,14 +107,12 @@ with on_demand(texts.SHOW_SCALING) as shown:
             charts.scaling_frequencies(k.scaling, lecture),
             name="rope_scaling_frequencies",
             alt="Each method's frequency divided by the default frequency, per pair.",
-            csv=lambda: charts.scaling_csv(k.scaling),
             code=freq_code,
         )
         show_figure(
             charts.angles(k.scaling, lecture),
             name="rope_scaling_angles",
             alt="Rotation angle of a fast, a middle and a slow pair against position, default and scaled.",
-            csv=lambda: charts.angles_csv(k.scaling),
             code=rope_snippet(s, part="angles", pairs=sv.pairs, positions=sv.positions.tolist()),
         )
 
@@ -133,6 +124,5 @@ with on_demand(texts.SHOW_ATTENTION) as shown:
             charts.attention(k.attention, lecture),
             name="rope_attention",
             alt="Causal attention weights of a toy sequence without and with RoPE.",
-            csv=lambda: charts.attention_csv(k.attention),
             code=rope_snippet(s, part="attention", toy_len=k.attention.length),
         )

@@ -40,7 +40,6 @@ show_figure(
     charts.index(ik, lecture),
     name="shaw_index",
     alt="Three heatmaps: the distance j - i, its clip to [-K, K], and the table row it selects.",
-    csv=lambda: charts.index_csv(ik),
     code=shaw_snippet(s, part="index", axes=ax),
 )
 
@@ -51,7 +50,6 @@ show_figure(
     charts.table(tk, lecture),
     name="shaw_table",
     alt="Heatmap of the relative embedding table, one row per clipped distance.",
-    csv=lambda: charts.table_csv(tk),
     code=shaw_snippet(s, part="table"),
 )
 
@@ -64,7 +62,6 @@ show_figure(
     name=f"shaw_R_row_{rv.position}",
     slot="shaw_R_row",
     alt=f"Heatmap of the vectors R[{rv.position}, j] for every key j.",
-    csv=lambda: charts.row_csv(rk),
     code=shaw_snippet(s, part="row", k_stride=rv.k_stride),
 )
 
@@ -81,21 +78,18 @@ with on_demand(texts.SHOW_SCORES) as shown:
             charts.scores(sk, lecture),
             name="shaw_scores",
             alt="Two heatmaps: content scores Q K^T and relative scores Q R^T.",
-            csv=lambda: charts.scores_csv(sk),
             code=toy_code,
         )
         show_figure(
             charts.attention(sk, lecture),
             name="shaw_attention",
             alt="Two heatmaps: attention weights without and with the relative term.",
-            csv=lambda: charts.attention_csv(sk),
             code=toy_code,
         )
         show_figure(
             charts.value_term(toy, lecture),
             name="shaw_value_term",
             alt="Heatmap of what the value table adds to each query's output.",
-            csv=lambda: charts.value_term_csv(toy),
             code=toy_code,
         )
 
@@ -108,7 +102,6 @@ with on_demand(texts.SHOW_MEMORY) as shown:
             charts.memory(bk, max(s.q_len, s.k_len), lecture),
             name="shaw_memory",
             alt="Log-log chart of the bytes of R against the sequence length.",
-            csv=lambda: charts.memory_csv(bk),
         )
 here = s.q_len * s.k_len * s.dim * 4
 st.caption(f"At the current settings R would take {here:,} bytes ({human_bytes(here)}) per head and layer.")

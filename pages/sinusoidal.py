@@ -5,14 +5,13 @@ import streamlit as st
 from posviz.figures.layout import number
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
-from posviz.ui.exports import columns_csv, matrix_csv, panels_csv, show_figure
+from posviz.ui.exports import show_figure
 from posviz.ui.sections import on_demand
 from posviz.ui.settings import project, read_settings
 from posviz.ui.sinusoidal import charts, texts
 from posviz.ui.sinusoidal.settings import LayoutsKey, LearnedKey, SinusoidalSettings, TableKey, problem
 from posviz.ui.sinusoidal.snippets import sinusoidal_snippet
 from posviz.ui.sinusoidal.views import (
-    layouts_view,
     learned_view,
     sim_stride,
     similarity_view,
@@ -42,7 +41,6 @@ show_figure(
     charts.table(tk, lecture),
     name=f"sinusoidal_table_{s.layout}",
     alt="Heatmap of the sinusoidal table: position down, component across.",
-    csv=lambda: matrix_csv(tv.table, tv.positions, range(s.dim)),
     code=table_code,
 )
 
@@ -52,9 +50,6 @@ show_figure(
     charts.waves(tk, lecture),
     name="sinusoidal_waves",
     alt="A few components of the table as sine and cosine waves against position.",
-    csv=lambda: columns_csv(
-        {"position": tv.wave_positions, **{f"component {c}": tv.waves[:, i] for i, c in enumerate(tv.components)}}
-    ),
     code=sinusoidal_snippet(s, part="table", stride=1),
 )
 st.caption(
@@ -71,14 +66,12 @@ show_figure(
     charts.similarity(tk, lecture),
     name="sinusoidal_similarity",
     alt="Heatmap of the dot products of every pair of position vectors: constant diagonals.",
-    csv=lambda: matrix_csv(sv.sim, sv.positions, sv.positions),
     code=sim_code,
 )
 show_figure(
     charts.profile(tk, lecture),
     name="sinusoidal_profile",
     alt="The dot product of two position vectors against their distance, measured from two starting positions.",
-    csv=lambda: columns_csv({"distance r": sv.distances, "sum cos(r theta_k)": sv.closed, **sv.measured}),
     code=sim_code,
 )
 st.caption(f"Measured: max |PE_p · PE_(p+r) − Σ_k cos(r θ_k)| = {number(sv.gap, 2)} (float64).")
@@ -92,7 +85,6 @@ with on_demand(texts.SHOW_LAYOUTS) as shown:
             charts.layouts(lk, lecture),
             name="sinusoidal_layouts",
             alt="The table in both layouts side by side, and the permutation matrix between them.",
-            csv=lambda: columns_csv({"concat component": range(s.dim), "interleaved component": layouts_view(lk).perm}),
             code=table_code,
         )
 
@@ -106,9 +98,6 @@ with on_demand(texts.SHOW_LEARNED) as shown:
             charts.learned(nk, lecture),
             name="sinusoidal_learned",
             alt="Cosine similarity of position vectors: sinusoidal with diagonal bands, learned with noise.",
-            csv=lambda: panels_csv(
-                {"sinusoidal": lv.sinusoidal_cos, "learned": lv.learned_cos}, lv.positions, lv.positions
-            ),
             code=sinusoidal_snippet(s, part="learned", stride=lv.stride),
         )
         if s.seq_len > s.learned_len:

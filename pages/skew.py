@@ -38,7 +38,6 @@ def skew_walkthrough() -> None:
         alt=f"Heatmap of step {step} of the skew; each cell coloured by where its value came from."
         if step <= charts.STEPS
         else "The skew's result beside the direct gather of every pair's relative embedding.",
-        csv=lambda: charts.step_csv(sk, step),
         code=code,
     )
     st.info(texts.STEP_NOTES[step], icon=":material/footprint:")
@@ -73,7 +72,6 @@ show_figure(
     charts.memory(bk, s.seq_len, lecture),
     name="skew_memory",
     alt="Log-log chart of the bytes of Shaw's R and of the skew's Er against the length.",
-    csv=lambda: charts.memory_csv(bk),
 )
 saving = charts.saving_at(bk, 4096)
 if saving:

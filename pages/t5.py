@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from posviz.figures.t5 import PIPELINE_STEPS, pipeline_matrix
+from posviz.figures.t5 import PIPELINE_STEPS
 from posviz.ui.chrome import page_header, prose, rule_error, section, short_code
 from posviz.ui.controls import lecture_mode, step_through
-from posviz.ui.exports import matrix_csv, show_figure
+from posviz.ui.exports import show_figure
 from posviz.ui.sections import on_demand
 from posviz.ui.settings import project, read_settings
 from posviz.ui.t5 import charts, texts, views
@@ -13,7 +13,7 @@ from posviz.ui.t5.notes import pitfall_shape_note, step_note
 from posviz.ui.t5.settings import TOY_DIM, TOY_MAX_LEN, AttentionKey, BucketKey, GridKey, HeadKey, T5Settings, problem
 from posviz.ui.t5.snippets import t5_snippet
 from posviz.ui.t5.table import bias_table_input
-from posviz.ui.t5.views import grid_axes, head_view, main_axes, pair_axes, pitfall_axes, toy_key
+from posviz.ui.t5.views import grid_axes, main_axes, pair_axes, pitfall_axes, toy_key
 from posviz.ui.zoom import box_zoom
 
 s = read_settings(T5Settings)
@@ -36,7 +36,6 @@ show_figure(
     charts.relative_positions(bk, lecture),
     name="t5_relative_positions",
     alt="Heatmap of r = j - i for every query and key.",
-    csv=lambda: matrix_csv(views.bucket_view(bk).steps.relative_position, ax.q_pos, ax.k_pos),
     code=bucket_code,
 )
 
@@ -51,7 +50,6 @@ def pipeline_steps() -> None:
         name=f"t5_step_{step}",
         slot="t5_step",
         alt=f"Heatmap of pipeline step {step}.",
-        csv=lambda: matrix_csv(pipeline_matrix(views.bucket_view(bk).steps, step), ax.q_pos, ax.k_pos),
         code=t5_snippet(s, part="steps", axes=ax),
     )
     st.info(step_note(texts.STEP_NOTES[step - 1], bk, summary.max_exact), icon=":material/footprint:")
@@ -65,7 +63,6 @@ show_figure(
     charts.buckets(bk, lecture),
     name="t5_buckets",
     alt="Heatmap of the T5 bucket index for every query and key.",
-    csv=lambda: matrix_csv(views.bucket_view(bk).steps.bucket, ax.q_pos, ax.k_pos),
     code=bucket_code,
     on_select=box_zoom("t5_buckets"),
 )
@@ -73,7 +70,6 @@ show_figure(
     charts.bucket_profile(bk, lecture),
     name="t5_bucket_profile",
     alt="Step chart of the bucket against the relative position.",
-    csv=lambda: views.profile_csv(bk),
     code=t5_snippet(s, part="profile", r_range=summary.profile_range),
 )
 
@@ -96,14 +92,12 @@ with on_demand(texts.SHOW_BIAS) as shown:
             name=f"t5_bias_head_{s.head}",
             slot="t5_bias_head",
             alt=f"Heatmap of the bias added to head {s.head}.",
-            csv=lambda: matrix_csv(head_view(hk, tb), ax.q_pos, ax.k_pos),
             code=t5_snippet(s, part="bias", table=custom, axes=ax),
         )
         show_figure(
             charts.bias_grid(gk, tb, lecture),
             name="t5_bias_all_heads",
             alt="Small multiples of every head's bias.",
-            csv=lambda: charts.grid_csv(gk, tb),
             code=t5_snippet(s, part="bias", table=custom, axes=grid_axes(gk)),
         )
 
@@ -121,7 +115,6 @@ with on_demand(texts.SHOW_ATTENTION) as shown:
             name=f"t5_attention_head_{s.head}",
             slot="t5_attention",
             alt="Attention weights without and with the bias.",
-            csv=lambda: charts.attention_csv(toy, tb),
             code=attention_code,
         )
         show_figure(
@@ -129,7 +122,6 @@ with on_demand(texts.SHOW_ATTENTION) as shown:
             name=f"t5_attention_row_head_{s.head}",
             slot="t5_attention_row",
             alt="One query's attention weights over the keys, without and with the bias.",
-            csv=lambda: charts.attention_row_csv(toy, tb),
             code=attention_code + f"row = {mid}  # query i = {query}: weights_no_bias[row], weights[row]\n",
         )
 
@@ -145,6 +137,5 @@ else:
                 charts.pitfall(hk, tb, lecture),
                 name="t5_transpose_pitfall",
                 alt="Correct bias, transposed bias, and their difference.",
-                csv=lambda: charts.pitfall_csv(hk, tb),
                 code=t5_snippet(s, part="pitfall", table=custom, axes=pitfall_axes(hk)),
             )

@@ -94,11 +94,13 @@ COMPARED: tuple[Scheme, ...] = tuple(s for s in SCHEMES if s.colour is not None)
 HOME = Page("", "Why position?", "home", "home")
 COMPARE = Page("compare", "Compare every scheme", "compare", "compare")
 MODELS = Page("models", "Real models", "model_training", "models")
+VISION = Page("vision", "Images and video", "image", "vision")
 PAGES: tuple[Page, ...] = (
     HOME,
     *(Page(s.key, s.title, s.icon, s.key) for s in SCHEMES if s.page),
     COMPARE,
     MODELS,
+    VISION,
 )
 
 

@@ -39,3 +39,10 @@ def test_run_async_inside_a_running_loop():
 
     assert run_async(answer()) == 42
     assert run_async(nested()) == 42  # nested: a loop runs in the calling thread
+
+
+def test_the_floor_table_reads_each_page_against_its_floor() -> None:
+    from tools.floor import table
+
+    report = {"floor": {"after": {"t5": {"charts": 4, "page_ms": 2200, "floor_ms": 2000, "ratio": 1.1}}}}
+    assert table(report) == "   after /t5           4 charts  page  2200 ms  floor  2000 ms  ratio 1.10"

@@ -17,6 +17,11 @@ subprocess each (``--case NAME:L``), so one case's peak memory does not mask
 the next: the memory of Shaw's ``L x L x dim`` relations against the skew's
 ``L x dim`` (``shaw_R_memory``, ``skew_Er_memory``), and the seed notebooks'
 approach (``naive_seed``: the full ``L x L`` bucket matrix and one heatmap).
+
+``python -m tools.bench --floor`` measures instead each chart page's first visit in
+Chromium against the platform's floor, a bare page drawing as many trivial
+``st.plotly_chart`` charts on the same server (:mod:`tools.floor`), and prints the
+ratio per page; ``--variant LABEL:ITEMS`` (repeatable) compares checkouts in one run.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from posviz.ui.sections import every_section_open
-from tools.procs import REPO, load_average, own_server, rss_bytes, run_async
+from tools.procs import REPO, Variant, load_average, own_server, parse_variant, rss_bytes, run_async
 from tools.rerun import Meter, session_for
 
 REPEATS = 3  # cold opens per page case
@@ -224,7 +229,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--case", metavar="NAME:L", help=f"run one backend case here; NAME in {list(BACKEND)}")
     parser.add_argument("--repeats", type=int, default=REPEATS, help="cold opens per page case (1 to 10)")
     parser.add_argument("--out", default="", help="also write the JSON report to this file")
+    parser.add_argument("--floor", action="store_true", help="first visits in Chromium against the floor (tools.floor)")
+    parser.add_argument(
+        "--pages", default="", help="with --floor: comma-separated url paths (default: every chart page)"
+    )
+    parser.add_argument("--variant", action="append", default=[], help="with --floor: LABEL:ITEM,... (tools.procs)")
     args = parser.parse_args(argv)
+    if args.floor:
+        from tools import floor
+
+        variants = [parse_variant(v) for v in args.variant] or [Variant()]
+        report = floor.run(variants, [p for p in args.pages.split(",") if p] or None, args.repeats)
+        print(floor.table(report))
+        if args.out:
+            Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+        return
     if args.case:
         name, _, length = args.case.partition(":")
         if name not in BACKEND or not length.isdigit():

@@ -13,9 +13,7 @@ Plotly charts (counted in the websocket's ``ForwardMsg`` deltas) each hold a
 ``_fullLayout`` and a rendered ``.main-svg``, and this stays so for a second.
 A poller in the page logs every change of that state with ``performance.now()``
 (milliseconds since navigation started); ``drawn_ms`` is when it last became
-true; ``painted_ms`` when every chart's place first showed the drawn chart or
-its still picture (:mod:`posviz.ui.preview`, sent with a session's first
-charts) and kept doing so. Also reported: ``idle_ms`` (the script finished, as the page saw it),
+true. Also reported: ``idle_ms`` (the script finished, as the page saw it),
 ``long_tasks_ms`` (main-thread tasks over 50 ms until drawn), the HTTP bytes
 as transferred (``encodedDataLength``: compressed when the server compresses),
 the websocket payload bytes (uncompressed; ``ws_extensions`` says whether the
@@ -66,15 +64,8 @@ POLLER = """(() => {
     for (const p of document.querySelectorAll('.js-plotly-plot')) {
       if (p._fullLayout && p.querySelector('.main-svg')) drawn += 1;
     }
-    // A chart's place is painted when it holds the drawn chart or its still picture (posviz.ui.preview).
-    let painted = 0;
-    for (const slot of document.querySelectorAll('[class*="st-key-fig_"]')) {
-      const p = slot.querySelector('.js-plotly-plot');
-      if ((p && p._fullLayout && p.querySelector('.main-svg'))
-          || getComputedStyle(slot).backgroundImage.startsWith('url(')) painted += 1;
-    }
-    const key = idle + ':' + drawn + ':' + painted;
-    if (key !== last) { s.log.push([performance.now(), idle, drawn, painted]); last = key; }
+    const key = idle + ':' + drawn;
+    if (key !== last) { s.log.push([performance.now(), idle, drawn]); last = key; }
     setTimeout(tick, 10);
   };
   tick();
@@ -99,7 +90,7 @@ def settled_at(log: list[list[Any]], expected: int, column: int) -> float | None
     (2: charts drawn, 3: chart places showing a chart or its still picture)."""
     since = None
     for row in log:
-        ok = row[1] and row[column] >= expected  # row: ms, idle, drawn, painted
+        ok = row[1] and row[column] >= expected  # row: ms, idle, drawn
         if ok and since is None:
             since = row[0]
         elif not ok:
@@ -150,10 +141,8 @@ async def visit(page: Any, cdp: Any, url: str, *, reload: bool, pids: list[int])
     cdp.remove_listener("Network.loadingFinished", on_done)
     cdp.remove_listener("Network.webSocketFrameReceived", on_frame)
     largest = sorted(((n, urls.get(r, r)) for r, n in sizes.items()), reverse=True)[:5]
-    painted = settled_at(state["log"], ws["charts"], 3)
     return {
         "drawn_ms": round(drawn),
-        "painted_ms": round(painted if painted is not None else drawn),
         "idle_ms": round(idle) if idle is not None else None,
         "long_tasks_ms": round(sum(d for t, d in state["longTasks"] if t < drawn)),
         "charts": ws["charts"],
@@ -232,10 +221,6 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     for visit_kind, visits in runs.items():
         out[visit_kind] = {
             "drawn_ms": {"median": _median([v["drawn_ms"] for v in visits]), "runs": [v["drawn_ms"] for v in visits]},
-            "painted_ms": {
-                "median": _median([v["painted_ms"] for v in visits]),
-                "runs": [v["painted_ms"] for v in visits],
-            },
             "idle_ms": _median([v["idle_ms"] or 0 for v in visits]),
             "long_tasks_ms": _median([v["long_tasks_ms"] for v in visits]),
             "server_cpu_ms": _median([v["server_cpu_ms"] for v in visits]),
@@ -250,17 +235,12 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
 
 
 def against_home(report: dict[str, Any]) -> dict[str, Any]:
-    """Each page's median time to drawn (interactive charts) and to painted (every chart or its still
-    picture showing) over the home page's time to drawn, first and second visit."""
+    """Each page's median time to drawn (interactive charts) over the home page's, first and second visit."""
     home = report.get("home")
     if not home:
         return {}
     return {
-        name: {
-            f"{k}_{m}": round(v[k][f"{m}_ms"]["median"] / max(1, home[k]["drawn_ms"]["median"]), 2)
-            for k in v
-            for m in ("drawn", "painted")
-        }
+        name: {f"{k}_drawn": round(v[k]["drawn_ms"]["median"] / max(1, home[k]["drawn_ms"]["median"]), 2) for k in v}
         for name, v in report.items()
     }
 
@@ -272,7 +252,7 @@ def measure_with(url: str, pids: list[int], args: argparse.Namespace) -> dict[st
 def run_variant(variant: Variant, args: argparse.Namespace) -> dict[str, Any]:
     load0 = load_average()
     if args.nginx:
-        from tools.scale_out import cluster, find_nginx
+        from tools.nginx import cluster, find_nginx
 
         nginx = find_nginx()
         if nginx is None:

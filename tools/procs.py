@@ -125,9 +125,17 @@ class MemoryProbe:
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A free loopback port: any, or the first free one of ``POSVIZ_PORTS`` (``8640-8649``) when that is set."""
+    lo, _, hi = os.environ.get("POSVIZ_PORTS", "").partition("-")
+    candidates = range(int(lo), int(hi or lo) + 1) if lo else [0]
+    for port in candidates:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return sock.getsockname()[1]
+    raise RuntimeError(f"no free port in POSVIZ_PORTS={os.environ['POSVIZ_PORTS']}")
 
 
 def wait_healthy(url: str, timeout: float, process: subprocess.Popen | None = None) -> None:
@@ -153,10 +161,12 @@ def start_server(
     extra_args: Iterable[str] = (),
     cwd: Path = REPO,
     env: dict[str, str] | None = None,
+    script: str = "app.py",
 ) -> subprocess.Popen:
     """``streamlit run app.py`` on ``127.0.0.1:port`` with the config of checkout ``cwd`` (this one by default).
 
-    ``extra_args`` are more ``--section.option=value`` flags; ``env`` is added to this process's environment.
+    ``extra_args`` are more ``--section.option=value`` flags; ``env`` is added to this process's environment;
+    ``script`` is the main script (a path relative to ``cwd``, or absolute).
     """
     log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115 - closed with the process
     cmd = [
@@ -164,7 +174,7 @@ def start_server(
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        script,
         f"--server.port={port}",
         "--server.address=127.0.0.1",
         "--server.headless=true",
@@ -200,10 +210,11 @@ def own_server(
     extra_args: Iterable[str] = (),
     cwd: Path = REPO,
     env: dict[str, str] | None = None,
+    script: str = "app.py",
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """A server of its own on a free loopback port, healthy, stopped on exit; yields (url, process)."""
     port = free_port()
-    process = start_server(port, log_path=log_path, extra_args=extra_args, cwd=cwd, env=env)
+    process = start_server(port, log_path=log_path, extra_args=extra_args, cwd=cwd, env=env, script=script)
     try:
         url = f"http://127.0.0.1:{port}"
         wait_healthy(url, timeout, process)

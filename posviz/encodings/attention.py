@@ -16,13 +16,13 @@ import torch
 BiasFn = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 
 
-def toy_normal(*shape: int, generator: torch.Generator) -> torch.Tensor:
+def toy_normal(*shape: int, generator: torch.Generator, dtype: torch.dtype = torch.float32) -> torch.Tensor:
     """A toy tensor of independent standard-normal values (token vectors, a table as ``nn.Embedding`` starts).
 
     Returns:
-        ``shape`` float32, drawn from ``generator`` only.
+        ``shape`` in ``dtype``, drawn from ``generator`` only (in that dtype: float64 draws differ from float32's).
     """
-    return torch.randn(*shape, generator=generator)
+    return torch.randn(*shape, generator=generator, dtype=dtype)
 
 
 def toy_qk(q_len: int, k_len: int, dim: int, *, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:

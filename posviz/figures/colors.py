@@ -10,8 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures.data import as_array, compact
-from posviz.figures.layout import axis_name, look, number
-from posviz.figures.rebuild import on_panel
+from posviz.figures.layout import axis_name, look, number, on_panel
 
 # Sequential and colourblind-safe for indices; diverging, centred at 0, for
 # signed values such as biases (ColorBrewer RdBu reads under all common CVDs).
@@ -143,7 +142,7 @@ def add_masks(
 ) -> None:
     """Add mask markers to ``data`` and ``layout`` (plain data) for each ``(panel, mask)``.
 
-    Panels are numbered row by row from 1, as :func:`posviz.figures.rebuild.on_panel`
+    Panels are numbered row by row from 1, as :func:`posviz.figures.layout.on_panel`
     numbers them. One legend entry in all; the plot background turns grey.
     """
     legend = False

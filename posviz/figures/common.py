@@ -31,9 +31,8 @@ from posviz.figures.colors import (
     plain,
 )
 from posviz.figures.data import as_array, compact
-from posviz.figures.layout import Look, axis_name, finish, look, number, subtitle_lines
+from posviz.figures.layout import Look, axis_name, finish, look, number, on_panel, subplot_grid, subtitle_lines
 from posviz.figures.memory import bytes_figure, human_bytes
-from posviz.figures.rebuild import on_panel, subplot_grid
 
 # Re-exported: the figure modules and the ui import these from here.
 __all__ = [
@@ -63,8 +62,12 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def sample_note(q_pos, k_pos, q_len: int, k_len: int) -> str | None:
-    """Caption for a strided or windowed view, or None when every position is shown."""
+def sample_note(q_pos, k_pos, q_len: int, k_len: int, *, pooled: bool = False) -> str | None:
+    """Caption for a strided or windowed view, or None when every position is shown.
+
+    ``pooled``: each cell is the mean over the block of positions it starts
+    (:mod:`posviz.encodings.pooling`), not the value at its position alone.
+    """
     parts, zoomed = [], False
     for name, letter, pos, length in (("queries", "i", q_pos, q_len), ("keys", "j", k_pos, k_len)):
         pos = as_array(pos)
@@ -74,11 +77,15 @@ def sample_note(q_pos, k_pos, q_len: int, k_len: int) -> str | None:
             # a zoom when more than a stride of the range is left out (a plain stride may skip the last)
             window = f" in the window {letter} = {int(pos[0])}…{int(pos[-1])}" if span + stride <= length else ""
             zoomed |= bool(window)
-            every = "every one" if stride == 1 else f"every {ordinal(stride)}, plus the last"
+            if pooled:
+                every = "every one" if stride == 1 else f"each cell the mean of the {stride} from it"
+            else:
+                every = "every one" if stride == 1 else f"every {ordinal(stride)}, plus the last"
             parts.append(f"{len(pos)} of {length} {name}{window} ({every})")
     if not parts:
         return None
-    return ("Window: " if zoomed else "Strided sample: ") + "; ".join(parts)
+    kind = "Block means: " if pooled else "Strided sample: "
+    return ("Window: " if zoomed else kind) + "; ".join(parts)
 
 
 def _heatmap_trace(
@@ -159,6 +166,7 @@ def heatmap(
     mask=None,
     mask_label: str | None = None,
     log_scale: bool = False,
+    pooled: bool = False,
 ) -> go.Figure:
     """A ``(q, k)`` matrix as a heatmap on its true positions.
 
@@ -172,6 +180,7 @@ def heatmap(
         q_len, k_len: full lengths, to say when the view is a strided sample.
         log_scale: colour by ``log10 |z|`` over the top 4 decades (one-signed data,
             e.g. attention weights); hover and colour bar keep the true values.
+        pooled: each cell holds the mean over the block of positions it starts (the caption says so).
     """
     z = as_array(z).astype(np.float32) if mask is not None or log_scale else z
     masked = False
@@ -199,7 +208,7 @@ def heatmap(
     data, layout = [trace], _axes(q_pos, k_pos)
     if masked:  # gaps show the grey background
         add_masks(data, layout, [(1, mask)], q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
-    note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
+    note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos), pooled=pooled)
     spec = dict(data=data, layout=layout)
     return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
 
@@ -221,10 +230,11 @@ def heatmap_grid(
     mask=None,
     mask_label: str | None = None,
     log_scale: bool = False,
+    pooled: bool = False,
 ) -> go.Figure:
     """Small multiples of ``(n, q, k)`` matrices on one shared colour scale.
 
-    ``mask`` ((q, k) or (n, q, k) bool) and ``log_scale`` as in :func:`heatmap`.
+    ``mask`` ((q, k) or (n, q, k) bool), ``log_scale`` and ``pooled`` as in :func:`heatmap`.
     """
     zs = as_array(zs).astype(np.float32)
     n = zs.shape[0]
@@ -236,7 +246,7 @@ def heatmap_grid(
     cols = min(cols, n)
     rows = -(-n // cols)
     lk = look(lecture)
-    layout, grid = subplot_grid(
+    layout = subplot_grid(
         rows,
         cols,
         titles=titles,
@@ -286,8 +296,8 @@ def heatmap_grid(
     if masked:
         panels = [(h + 1, mask[h]) for h in range(n)]
         add_masks(traces, layout, panels, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
-    note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    spec = dict(data=traces, layout=layout, **grid)
+    note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos), pooled=pooled)
+    spec = dict(data=traces, layout=layout)
     height = max(lk.height, 220 * rows + 140)
     return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture, height=height)
 
@@ -329,7 +339,7 @@ def heatmap_row(
     """
     n = len(panels)
     gap = 0.07 if lecture else 0.05
-    layout, grid = subplot_grid(1, n, titles=[p.title for p in panels], horizontal_spacing=gap)
+    layout = subplot_grid(1, n, titles=[p.title for p in panels], horizontal_spacing=gap)
     traces = []
     width = (1.0 - gap * (n - 1)) / n
     if shared_scale:
@@ -353,7 +363,9 @@ def heatmap_row(
         axis = "coloraxis" if shared_scale or c == 0 else f"coloraxis{c + 1}"
         if not shared_scale or c == 0:
             name = f"{p.value_name} (log)" if colour is not None else p.value_name
-            side = "right" if shared_scale else "top"
+            # Under its bar: Plotly.js draws a title on "top" of a bar placed in container coordinates
+            # (layout.finish puts every horizontal bar there) over the bar itself.
+            side = "right" if shared_scale else "bottom"
             bar = dict(title=dict(text=name, side=side), orientation="h", len=width * 0.9, **ticks)
             bar.update(x=c * (width + gap) + width / 2, xanchor="center")
             if shared_scale:
@@ -381,5 +393,5 @@ def heatmap_row(
     layout["yaxis"]["title"] = dict(text="query position i")
     add_masks(traces, layout, masks, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
-    spec = dict(data=traces, layout=layout, **grid)
+    spec = dict(data=traces, layout=layout)
     return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)

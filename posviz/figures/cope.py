@@ -12,7 +12,6 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, number, subtitle_lines
-from posviz.figures.marks import Mark, add_marks
 
 TOKEN_TICKS = 40  # label the axes with the tokens up to this many shown positions
 TOKEN_CHARS = 12  # characters of a token kept in a tick label or hover
@@ -165,7 +164,7 @@ def interpolation_figure(
             hovertemplate="p_ij = %{x:.4f}<br>z_i[p_ij] = %{y:.4f}<extra></extra>",
         )
     )
-    add_marks(fig, [Mark(p)], line=dict(dash="dot", color="#555"))
+    fig.add_vline(x=p, line=dict(dash="dot", color="#555"))
     fig.update_xaxes(title_text="position p")
     fig.update_yaxes(title_text="position logit z_i[p]")
     return finish(
@@ -265,8 +264,12 @@ def counting_figure(
             hoverinfo="skip",
         )
     )
-    clamp = Mark(npos_max - 1, f"clamp npos_max − 1 = {npos_max - 1}", "top left")
-    add_marks(fig, [clamp], vertical=False, line=dict(dash="dash", color="#e45756"))
+    fig.add_hline(
+        y=npos_max - 1,
+        line=dict(dash="dash", color="#e45756"),
+        annotation_text=f"clamp npos_max − 1 = {npos_max - 1}",
+        annotation_position="top left",
+    )
     fig.update_xaxes(title_text="token distance i − j")
     fig.update_yaxes(title_text="CoPE position p_ij", rangemode="tozero")
     fig.update_layout(bargap=0.1)

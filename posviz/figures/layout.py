@@ -9,6 +9,8 @@ labels of marked lines). Legends go under the plot, where they cover no data.
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -16,8 +18,9 @@ from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
-from posviz.figures.rebuild import assemble, parts
+from posviz.figures.plotly_private import figure_of
 
 LINE_EM = 1.3  # Plotly's line height for text with <br>
 # The app's own font (Streamlit serves it, so every viewer has it); measured mean
@@ -53,6 +56,48 @@ def look(lecture: bool = False) -> Look:
     if lecture:
         return Look(font=20, title=26, height=720, line=4, width=900)
     return Look(font=13, title=16, height=460, line=2, width=560)
+
+
+# ------------------------------------------------------------------ panels
+
+
+def on_panel(panel: int) -> dict[str, str]:
+    """A trace's axes in panel ``panel`` of a grid (row by row from 1): ``xaxis="x2", yaxis="y2"``."""
+    suffix = "" if panel == 1 else str(panel)
+    return dict(xaxis=f"x{suffix}", yaxis=f"y{suffix}")
+
+
+@functools.lru_cache(maxsize=64)
+def _grid(rows: int, cols: int, titles: int, horizontal: float, vertical: float) -> str:
+    placeholders = [f"title {i}" for i in range(titles)]  # the real titles are filled in per figure
+    fig = make_subplots(
+        rows=rows, cols=cols, subplot_titles=placeholders, horizontal_spacing=horizontal, vertical_spacing=vertical
+    )
+    return json.dumps(fig.layout.to_plotly_json())
+
+
+def subplot_grid(
+    rows: int, cols: int, *, titles: list[str], horizontal_spacing: float, vertical_spacing: float = 0.0
+) -> dict[str, Any]:
+    """``make_subplots``' layout as plain data (a fresh copy), its panel titles filled in.
+
+    Panel ``p`` (row by row from 1) has axes ``xaxis{p}``/``yaxis{p}`` (no number for the
+    first), its traces ``xaxis="x{p}", yaxis="y{p}"`` (:func:`on_panel`). A grid is laid out
+    once per shape (``make_subplots`` costs 7 to 16 ms).
+    """
+    layout = json.loads(_grid(rows, cols, len(titles), horizontal_spacing, vertical_spacing))
+    for annotation, text in zip(layout.get("annotations", []), titles, strict=True):
+        annotation["text"] = text
+    return layout
+
+
+def _parts(fig: go.Figure | dict[str, Any]) -> tuple[list[Any], dict[str, Any], dict[str, Any]]:
+    """A figure's traces and layout as plain data (the caller's to edit), and its frames."""
+    if isinstance(fig, dict):
+        rest = {"frames": fig["frames"]} if fig.get("frames") else {}
+        return list(fig.get("data", [])), fig.get("layout", {}), rest
+    rest = {"frames": [frame.to_plotly_json() for frame in fig.frames]} if fig.frames else {}
+    return [trace.to_plotly_json() for trace in fig.data], fig.layout.to_plotly_json(), rest
 
 
 # ------------------------------------------------------------------ text
@@ -289,14 +334,14 @@ def finish(
     log axes get full tick labels; annotations take the figure's font size. Call it
     after the traces and annotations are added, and use the figure it returns.
 
-    ``fig`` is a ``go.Figure`` or a spec built as plain data (``dict(data=..., layout=...)``,
-    :func:`posviz.figures.rebuild.parts`), which this takes over. The layout is edited as
-    plain data and the figure built once, not validated: Plotly's own updates cost about
-    10 ms a figure here (30 ms for a grid of panels). ``tests/app/test_specs.py`` and
+    ``fig`` is a ``go.Figure`` or a spec built as plain data (``dict(data=..., layout=...)``),
+    which this takes over. The layout is edited as plain data and the figure built once from
+    it, not validated again (:mod:`posviz.figures.plotly_private`): Plotly's own updates cost
+    about 10 ms a figure here (30 ms for a grid of panels). ``tests/app/test_specs.py`` and
     ``tests/figures/test_plain_specs.py`` validate what the pages send.
     """
     lk = look(lecture)
-    data, layout, rest = parts(fig)
+    data, layout, rest = _parts(fig)
     title_size = title_font(title, lk)
     title_text = wrap(title, size=title_size, width=lk.width - 2 * TITLE_PAD)
     sub_text = wrap(subtitle, size=lk.font, width=lk.width - 2 * TITLE_PAD)
@@ -341,7 +386,7 @@ def finish(
     )
     for name in _layout_axes(layout):
         _merge(layout.setdefault(name, {}), dict(automargin=True, title=dict(standoff=8)))
-    return assemble(data, layout, rest)
+    return figure_of(dict(data=data, layout=layout, **rest))
 
 
 def retitle(fig: go.Figure, title: str, *, lecture: bool) -> go.Figure:

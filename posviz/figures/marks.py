@@ -1,9 +1,10 @@
-"""Marked positions: vertical or horizontal lines across a plot, each with an optional label.
+"""Marked positions on a spec built as plain data, where Plotly's ``add_vline``/``add_hline`` cannot go.
 
-The same lines and labels as Plotly's ``add_vline``/``add_hline`` (the anchors of
-``annotation_position`` are Plotly's own), added to the layout in one update:
-``add_vline`` with a label costs about 3 ms a line, and a figure marks up to seven.
-Lines and labels are in data coordinates; on a log axis pass ``log=True`` (labels go by log10).
+A ``go.Figure`` takes Plotly's own ``add_vline``/``add_hline``. These are the same lines
+and labels (the anchors of ``annotation_position`` are Plotly's own) for the two places
+Plotly's cannot serve: a spec that is still plain data (``add_vline`` needs the figure
+object, and costs about 3 ms a labelled line: T5's step chart marks up to six), and a log
+axis, where Plotly's label lands at the value instead of its log10, far outside the plot.
 """
 
 from __future__ import annotations
@@ -12,9 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import plotly.graph_objects as go
-
-from posviz.figures.rebuild import on_panel
+from posviz.figures.layout import on_panel
 
 # annotation_position -> (xanchor, yanchor, where along the line: 0 start, 1 end, 0.5 middle)
 VLINE = {
@@ -45,7 +44,7 @@ class Mark:
 
 
 def add_marks(
-    fig: go.Figure | dict[str, Any],
+    fig: dict[str, Any],
     marks: list[Mark],
     *,
     vertical: bool = True,
@@ -55,7 +54,7 @@ def add_marks(
 ):
     """Draw every mark as a line across the plot, with its label; returns ``fig``.
 
-    ``fig``: a ``go.Figure``, or a spec built as plain data (``dict(data=..., layout=...)``);
+    ``fig``: a spec built as plain data (``dict(data=..., layout=...)``);
     ``panel``: the subplot whose axes the marks are on, row by row from 1 (``on_panel``);
     ``log``: the marked axis is a log axis. Plotly.js places a shape on a log axis by its
     value but an annotation by the value's log10, so the label goes there (Plotly's own
@@ -77,9 +76,7 @@ def add_marks(
                 else dict(y=label_at, yref=y, x=where, xref=f"{x} domain")
             )
             labels.append(dict(text=m.label, showarrow=False, xanchor=xanchor, yanchor=yanchor, **at))
-    if isinstance(fig, dict):
-        layout = fig.setdefault("layout", {})
-        layout["shapes"] = [*layout.get("shapes", []), *shapes]
-        layout["annotations"] = [*layout.get("annotations", []), *labels]
-        return fig
-    return fig.update_layout(shapes=[*fig.layout.shapes, *shapes], annotations=[*fig.layout.annotations, *labels])
+    layout = fig.setdefault("layout", {})
+    layout["shapes"] = [*layout.get("shapes", []), *shapes]
+    layout["annotations"] = [*layout.get("annotations", []), *labels]
+    return fig

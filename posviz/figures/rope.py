@@ -20,8 +20,7 @@ from posviz.figures.common import (
     number,
     subtitle_lines,
 )
-from posviz.figures.layout import axis_name
-from posviz.figures.rebuild import on_panel, subplot_grid
+from posviz.figures.layout import axis_name, on_panel, subplot_grid
 from posviz.figures.rope_scaling import (
     FAST,
     GREY,
@@ -156,7 +155,7 @@ def pair_circles_figure(
     count = len(pairs)
     cols = min(count, 4 if lecture else 6)  # 6: two full rows of the 12 pairs shown at d = 64
     rows = -(-count // cols)
-    layout, grid = subplot_grid(
+    layout = subplot_grid(
         rows,
         cols,
         titles=[f"k = {k}<br>θ = {number(t, 2)}" for k, t in zip(pairs, inv, strict=True)],  # two lines: no run-ons
@@ -202,7 +201,7 @@ def pair_circles_figure(
             layout[name].update(bare)
     for i in range(count):  # equal aspect in every panel
         layout[axis_name("y", i + 1)].update(scaleanchor=on_panel(i + 1)["xaxis"], scaleratio=1)
-    fig = dict(data=traces, layout=layout, **grid)  # plain data (posviz.figures.rebuild)
+    fig = dict(data=traces, layout=layout)
     panel = 230 if lecture else 150
     fig = finish(
         fig,

@@ -10,9 +10,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from posviz.figures.common import as_array, compact, finish, look, number, subtitle_lines
-from posviz.figures.layout import axis_name
+from posviz.figures.layout import axis_name, on_panel, subplot_grid
 from posviz.figures.marks import Mark, add_marks
-from posviz.figures.rebuild import on_panel, subplot_grid
 
 TWO_PI = 2 * np.pi
 FAST, SLOW, GREY = "#1f77b4", "#d62728", "#7f7f7f"
@@ -49,7 +48,7 @@ def frequency_figure(
     slow = wave > seq_len
     turns = seq_len / wave
     titles = ["frequency θ_k (radians per token)", "wavelength 2π / θ_k (tokens)"]
-    layout, grid = subplot_grid(1, 2, titles=titles, horizontal_spacing=0.1)  # plain data (posviz.figures.rebuild)
+    layout = subplot_grid(1, 2, titles=titles, horizontal_spacing=0.1)
     traces = []
     hover = "pair k = %{x}<br>θ_k = %{customdata[0]:.4g}<br>wavelength = %{customdata[1]:.4g} tokens"
     hover += f"<br>turns in {seq_len} tokens = %{{customdata[2]:.3g}}<extra>%{{fullData.name}}</extra>"
@@ -95,7 +94,7 @@ def frequency_figure(
         marks.append(
             (original_max_position, f"original context = {original_max_position}", GREY, "dot", "bottom right")
         )
-    fig = dict(data=traces, layout=layout, **grid)
+    fig = dict(data=traces, layout=layout)
     for y, text, color, dash, where in marks:
         add_marks(fig, [Mark(y, text, where)], vertical=False, line=dict(color=color, dash=dash), panel=2, log=True)
     for panel, title in ((1, "θ_k (log)"), (2, "tokens per turn (log)")):

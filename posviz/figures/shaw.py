@@ -19,7 +19,7 @@ from posviz.figures.common import (
     sample_note,
     subtitle_lines,
 )
-from posviz.figures.marks import Mark, add_marks
+from posviz.figures.layout import on_panel
 
 CLIP_LINE = dict(color="#111", width=2, dash="dash")
 
@@ -43,9 +43,8 @@ def _clip_lines(fig: go.Figure, q_pos, k_pos, clip: int, cols: int, lecture: boo
                     name="|j − i| = K",
                     showlegend=False,
                     hoverinfo="skip",
+                    **on_panel(c + 1),
                 ),
-                row=1,
-                col=c + 1,
             )
 
 
@@ -159,8 +158,9 @@ def relations_figure(r_row, *, row: int, k_pos, k_len: int, clip: int, index_row
     )
     lk = look(lecture)
     clips = [(row - clip, "j = i − K"), (row + clip, "j = i + K")]
-    seen = [Mark(x, label, "top") for x, label in clips if k.min() <= x <= k.max()]
-    add_marks(fig, seen, line={**CLIP_LINE, "width": lk.line})
+    for x, label in clips:
+        if k.min() <= x <= k.max():
+            fig.add_vline(x=x, line={**CLIP_LINE, "width": lk.line}, annotation_text=label, annotation_position="top")
     fig.update_xaxes(title_text="key position j", showgrid=False, zeroline=False)
     fig.update_yaxes(title_text="component of R[i, j]", autorange="reversed", showgrid=False, zeroline=False)
     note = sample_note(np.array([row]), k, 1, k_len)

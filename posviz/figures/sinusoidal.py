@@ -183,7 +183,8 @@ def waves_figure(
 
 
 def similarity_figure(sim, *, positions, seq_len: int, dim: int, lecture: bool = False) -> go.Figure:
-    """``PE_i . PE_j`` for the positions shown: constant along every diagonal."""
+    """``PE_i . PE_j`` for the positions shown, each cell the mean over the block it starts
+    (:mod:`posviz.encodings.pooling`: a strided sample of these waves would draw false stripes)."""
     pos = as_array(positions)
     return heatmap(
         sim,
@@ -196,6 +197,7 @@ def similarity_figure(sim, *, positions, seq_len: int, dim: int, lecture: bool =
         value_name="PE_i · PE_j",
         palette="diverging",
         lecture=lecture,
+        pooled=True,
     )
 
 

@@ -182,28 +182,28 @@ def _pads(grid: Grid, text: bool) -> go.Scatter:
     )
 
 
-def _axes_for(fig: go.Figure, walk: Walk, step_index: int) -> None:
+def _axes_for(walk: Walk, step_index: int) -> dict:
+    """Both axes of a step as layout data, every tick property set: an animation frame carries its own,
+    so a step never keeps another step's labels (step 1 names its columns by distance, the others count)."""
     grid = walk.grids[step_index]
     rows, cols = grid.values.shape
     small = max(rows, cols) <= 24
-    fig.update_xaxes(
-        title_text=grid.x_title, range=[-0.5, cols - 0.5], showgrid=False, zeroline=False, dtick=1 if small else None
-    )
-    fig.update_yaxes(
-        title_text=grid.y_title, range=[rows - 0.5, -0.5], showgrid=False, zeroline=False, dtick=1 if small else None
-    )
+    ticks = dict(tickmode="linear", tick0=0, dtick=1) if small else dict(tickmode="auto")
+    xaxis = dict(title=dict(text=grid.x_title), range=[-0.5, cols - 0.5], showgrid=False, zeroline=False, **ticks)
+    yaxis = dict(title=dict(text=grid.y_title), range=[rows - 0.5, -0.5], showgrid=False, zeroline=False, **ticks)
     if step_index == 0 and small:  # label each relative column with the distance it holds
         word = "i − j" if walk.variant == "rel_shift" else "r"
         held = [(walk.center - c) if walk.variant == "rel_shift" else (c - walk.center) for c in range(cols)]
-        fig.update_xaxes(tickvals=list(range(cols)), ticktext=[str(h) for h in held], title_text=f"column: {word}")
+        xaxis.update(tickmode="array", tickvals=list(range(cols)), ticktext=[str(h) for h in held])
+        xaxis["title"] = dict(text=f"column: {word}")
+    return dict(xaxis=xaxis, yaxis=yaxis)
 
 
 def skew_step_figure(walk: Walk, step: int, *, lecture: bool = False) -> go.Figure:
     """Step 1-4 of the walk-through: the matrix, coloured by where each cell came from."""
     grid = walk.grids[step - 1]
     fig = go.Figure([_trace(walk, grid), _pads(grid, walk.text)])
-    fig.update_layout(plot_bgcolor=MASK_COLOR)
-    _axes_for(fig, walk, step - 1)
+    fig.update_layout(plot_bgcolor=MASK_COLOR, **_axes_for(walk, step - 1))
     sub = subtitle_lines(
         f"colour: the {COLOUR_BY[walk.colour_by]} (it stays with the value from step to step); grey: a padded zero",
         "numbers: the values"
@@ -223,16 +223,11 @@ def skew_animation_figure(walk: Walk, *, lecture: bool = False) -> go.Figure:
             go.Frame(
                 name=str(n + 1),
                 data=[_trace(walk, grid), _pads(grid, walk.text)],
-                layout=dict(
-                    xaxis=dict(range=[-0.5, cols - 0.5], title=dict(text=grid.x_title)),
-                    yaxis=dict(range=[rows - 0.5, -0.5], title=dict(text=grid.y_title)),
-                    title=dict(text=titles[n]),
-                ),
+                layout=dict(**_axes_for(walk, n), title=dict(text=titles[n])),
             )
         )
     lk = look(lecture)
-    fig = go.Figure(data=frames[0].data, frames=frames)
-    _axes_for(fig, walk, 0)
+    fig = go.Figure(data=frames[0].data, frames=frames, layout=_axes_for(walk, 0))
     play = dict(frame=dict(duration=1400, redraw=True), transition=dict(duration=0), fromcurrent=True)
     fig.update_layout(
         plot_bgcolor=MASK_COLOR,
@@ -333,7 +328,5 @@ def skew_check_figure(
                 hovertemplate="garbage: no relative embedding for key %{x} of query %{y}<extra></extra>",
                 showlegend=False,
             ),
-            row=1,
-            col=1,
-        )
+        )  # on the first panel
     return fig

@@ -220,7 +220,8 @@ def bias_figure(bias_h, *, head: int, q_pos, k_pos, q_len: int, k_len: int, lect
 
 
 def bias_grid_figure(bias, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
-    """Every head's bias, small multiples on one shared diverging scale."""
+    """Every head's bias, small multiples on one shared diverging scale; each cell the mean over the block
+    of positions it starts (:mod:`posviz.encodings.pooling`: a strided sample aliases)."""
     heads = bias.shape[0]
     return heatmap_grid(
         bias,
@@ -233,6 +234,7 @@ def bias_grid_figure(bias, *, q_pos, k_pos, q_len: int, k_len: int, lecture: boo
         value_name="bias",
         title=f"All {heads} heads of the bias tensor (1, {heads}, q_len, k_len)",
         cols=4 if heads <= 16 else 8,
+        pooled=True,
     )
 
 
@@ -279,7 +281,7 @@ def attention_row_figure(
                 f"<extra>{name}</extra>",
             )
         )
-    add_marks(fig, [Mark(query, f"i = {query}")], line=dict(dash="dot", color="#555"))
+    fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
     fig.update_xaxes(title_text="key position j", automargin=True)
     fig.update_yaxes(title_text="attention weight", automargin=True, rangemode="tozero")
     return finish(

@@ -11,7 +11,9 @@ under many sessions. Views are copied out of the cache (``st.cache_data``): a
 page may not corrupt another session's arrays. Figures are shared
 (``st.cache_resource``): nothing mutates them, and ``st.plotly_chart`` copies
 a ``go.Figure`` without validating it again (a spec dict would be revalidated
-on every rerun, tens of milliseconds for a large heatmap).
+on every rerun, tens of milliseconds for a large heatmap). A cached figure is
+converted once: its arrays are stored as ``to_dict()`` encodes them, so a rerun
+copies strings and does not encode the arrays again.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import plotly.graph_objects as go
 import streamlit as st
 import torch
 
-from posviz.ui.frozen import freeze
+from posviz.figures.plotly_private import figure_of
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,12 +56,25 @@ def numpy_fields(obj: D) -> D:
     return dataclasses.replace(obj, **{k: v.numpy() for k, v in tensors.items() if isinstance(v, torch.Tensor)})
 
 
+@dataclasses.dataclass(frozen=True)
+class Chart:
+    """A figure and its CSV: what one cached figure function returns.
+
+    ``csv`` builds the CSV text from the arrays it closes over, when the download is
+    clicked (the arrays stay with the cached figure; no second cached view needed).
+    """
+
+    figure: go.Figure
+    csv: Callable[[], str] | None = None
+
+
 def cached_figure(fn: F | None = None, *, max_entries: int = FIGURE_ENTRIES) -> F:
     """Cache a figure builder's result, keyed by every argument it was called with.
 
-    ``fn(*args, **kwargs)`` returns a ``go.Figure``; the cached function returns
-    the same (shared, never mutated) figure to every caller with the same
-    arguments. ``fn.uncached`` builds without the cache.
+    ``fn(*args, **kwargs)`` returns a ``go.Figure`` or a :class:`Chart`; the cached
+    function returns the same (shared, never mutated) result, the figure's arrays
+    encoded once, to every caller with the same arguments. ``fn.uncached`` builds
+    without the cache.
     Each decorated function has its own bounded cache (Streamlit makes the
     function's module, name and source part of the key).
     """
@@ -66,9 +82,12 @@ def cached_figure(fn: F | None = None, *, max_entries: int = FIGURE_ENTRIES) -> 
         return functools.partial(cached_figure, max_entries=max_entries)  # type: ignore[return-value]
 
     @functools.wraps(fn)
-    def frozen(*args: Any, **kwargs: Any) -> Any:
-        return freeze(fn(*args, **kwargs))
+    def encoded(*args: Any, **kwargs: Any) -> go.Figure | Chart:
+        out = fn(*args, **kwargs)
+        if isinstance(out, Chart):
+            return dataclasses.replace(out, figure=figure_of(out.figure.to_dict()))
+        return figure_of(out.to_dict())
 
-    cached = st.cache_resource(max_entries=max_entries, show_spinner=False)(frozen)
+    cached = st.cache_resource(max_entries=max_entries, show_spinner=False)(encoded)
     cached.uncached = fn  # type: ignore[attr-defined]
     return cached  # type: ignore[return-value]

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from posviz.ui import preview
+from posviz.ui.cache import Chart
 
 
 def plotly_config(name: str) -> dict:
@@ -49,7 +49,7 @@ def columns_csv(columns: dict[str, np.ndarray]) -> str:
 
 
 def show_figure(
-    fig: go.Figure,
+    fig: go.Figure | Chart,
     *,
     name: str,
     alt: str,
@@ -61,18 +61,20 @@ def show_figure(
     """Draw ``fig`` and, under it, its CSV download and PyTorch code.
 
     Args:
-        fig: the figure, usually shared from a :func:`posviz.ui.cache.cached_figure`.
+        fig: the figure, usually shared from a :func:`posviz.ui.cache.cached_figure`, or a
+            :class:`posviz.ui.cache.Chart`: the figure with its CSV.
         name: file stem for the PNG and CSV downloads; also the element key.
         alt: one sentence describing the figure for screen readers.
-        csv: a zero-argument callable returning the CSV text (built on click).
+        csv: a zero-argument callable returning the CSV text (built on click); a chart's own by default.
         code: Python that reproduces the figure's tensor.
         on_select: called when the user draws a box on the figure (Plotly's box select); its
             selection is in ``st.session_state[f"fig_{name}"]``.
         slot: the figure's place on the page when ``name`` carries a step or head number; its
             code block keeps its open state under this key (``name`` by default).
     """
+    if isinstance(fig, Chart):
+        fig, csv = fig.figure, csv or fig.csv
     select = {} if on_select is None else dict(on_select=on_select, selection_mode="box")
-    preview.show(fig, f"fig_{name}")
     st.plotly_chart(fig, config=plotly_config(name), theme=None, key=f"fig_{name}", alt=alt, **select)
     if csv is None and code is None:
         return

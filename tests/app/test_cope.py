@@ -339,7 +339,8 @@ def test_the_gate_table_is_part_of_every_figures_key():
     first = cope_charts.gates(vk, ones.tobytes(), False)
     assert cope_charts.gates(vk, ones.tobytes(), False) is first  # the same table: served from the cache
     other = cope_charts.gates(vk, edited.tobytes(), False)
-    np.testing.assert_array_equal(array(first.to_dict()["data"][0]["z"]).astype(np.float64)[-1], ones)
-    np.testing.assert_array_equal(array(other.to_dict()["data"][0]["z"]).astype(np.float64)[-1], edited)
-    bars = [array(cope_charts.counting(rk, t.tobytes(), False).to_dict()["data"][0]["y"]) for t in (ones, edited)]
+    np.testing.assert_array_equal(array(first.figure.to_dict()["data"][0]["z"]).astype(np.float64)[-1], ones)
+    np.testing.assert_array_equal(array(other.figure.to_dict()["data"][0]["z"]).astype(np.float64)[-1], edited)
+    counting = [cope_charts.counting(rk, t.tobytes(), False).figure for t in (ones, edited)]
+    bars = [array(fig.to_dict()["data"][0]["y"]) for fig in counting]
     assert bars[0][0] - bars[1][0] == pytest.approx(0.75)  # p_i0 sums every gate: one counted 0.25, not 1

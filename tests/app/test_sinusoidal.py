@@ -84,7 +84,7 @@ def test_longest_sequence_stays_small():
     at = open_sinusoidal(seq_len="131072", dim="512")
     assert_healthy(at)
     assert sum(c.size for c in charts(at)) < 2_500_000
-    assert "Strided sample" in chart(at, "sinusoidal_similarity").subtitle
+    assert "Block means" in chart(at, "sinusoidal_similarity").subtitle
     assert any("first 4096 positions" in c.value for c in at.caption)
 
 

@@ -1,6 +1,6 @@
 """Every figure a page sends passes Plotly's own validators.
 
-Figures are served frozen (``posviz/ui/frozen.py``): their spec is encoded once and
+Figures are built from plain data without validation (``posviz/figures/plotly_private.py``) and
 not validated again on the way out. This checks what the browser receives, on
 every page at its defaults and in lecture mode, against ``go.Figure``'s validators.
 """

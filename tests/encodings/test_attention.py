@@ -256,3 +256,9 @@ def test_content_and_cosine_scores_equal_a_loop():
 def test_logits_bytes_measures_float32():
     assert logits_bytes(100, 300) == 4 * 100 * 300  # meta: nothing allocated
     assert logits_bytes(10, 20, device="cpu") == 800
+
+
+def test_toy_normal_draws_in_the_dtype_asked_for():
+    a = toy_normal(5, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    assert a.dtype == torch.float64
+    assert torch.equal(a, torch.randn(5, generator=torch.Generator().manual_seed(0), dtype=torch.float64))

@@ -1,7 +1,7 @@
 """The shared builders write specs as plain data: each is exactly what Plotly's validators make of it.
 
 ``posviz.figures.common`` and ``layout.finish`` build trace and layout dicts and skip
-Plotly's validation (``posviz/figures/rebuild.py``). Here every branch of them
+Plotly's validation (``posviz/figures/plotly_private.py``). Here every branch of them
 (palettes, masks few and many, log colour scales, grids, rows with shared scales,
 the marked step chart, RoPE's frequency panels and pair circles) goes through
 ``go.Figure``'s validators, and the validated figure must serialise to the same
@@ -19,10 +19,8 @@ import plotly.io as pio
 import pytest
 
 from posviz.figures.common import Panel, heatmap, heatmap_grid, heatmap_row
-from posviz.figures.rebuild import SpecFigure
 from posviz.figures.rope import frequency_figure, pair_circles_figure
 from posviz.figures.t5 import bucket_profile_figure
-from posviz.ui.frozen import freeze
 
 RNG = np.random.default_rng(0)
 Q, K = np.arange(12), np.arange(0, 24, 2)
@@ -95,18 +93,9 @@ CASES = dict(_cases())
 @pytest.mark.parametrize("name", CASES)
 def test_a_plain_spec_is_what_plotly_validators_make_of_it(name):
     fig = CASES[name]
-    assert isinstance(fig, SpecFigure) and not fig.built  # built as plain data
-    sent = freeze(fig).to_dict()  # what the app sends, straight from the plain data
+    sent = fig.to_dict()  # what the app sends
     validated = go.Figure(sent)  # raises ValueError on any property Plotly does not accept
     assert json.loads(pio.to_json(validated)) == json.loads(pio.to_json(sent, validate=False))
-
-
-@pytest.mark.parametrize("name", ["few masked", "grid", "step chart"])
-def test_freezing_plain_data_sends_what_the_object_view_sends(name):
-    fig = CASES[name]
-    straight = freeze(fig).to_dict()
-    assert not fig.built
-    assert json.loads(pio.to_json(straight, validate=False)) == json.loads(fig.to_json())  # fig.to_json builds it
 
 
 def test_the_check_above_can_fail():

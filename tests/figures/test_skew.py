@@ -125,3 +125,38 @@ def test_check_figures(variant):
     masked = np.asarray([t for t in fig6.data if isinstance(t, go.Heatmap)][0].z, dtype=float)
     assert np.isnan(masked[~valid.numpy()]).all()
     assert "10⁻⁷" in fig6.layout.title.subtitle.text
+
+
+def _landed(fig, frame) -> dict:
+    """The x axis after Plotly's animate lands on ``frame``: the frame's layout merged into the figure's."""
+    axis = fig.layout.xaxis.to_plotly_json()
+    axis.update(frame.layout.xaxis.to_plotly_json())
+    return axis
+
+
+def _labels(axis: dict, cols: int) -> list[str]:
+    """The tick labels an axis of ``cols`` cells shows, as Plotly.js reads its tick properties
+    (no ``tickmode`` with ``tickvals`` set means ``"array"``; ``ticktext`` counts only then)."""
+    mode = axis.get("tickmode") or ("array" if axis.get("tickvals") is not None else "auto")
+    if mode == "array":
+        return list(axis["ticktext"])
+    if mode == "linear":
+        return [str(v) for v in range(axis.get("tick0", 0), cols, axis["dtick"])]
+    return []
+
+
+@pytest.mark.parametrize("variant", ["unmasked", "masked"])
+def test_every_animation_step_labels_its_own_columns(variant):
+    """Issue 29: step 4 kept step 1's distance labels (-7 ... 7 on a matrix of columns 0 ... 7)."""
+    _, _, steps, sources, _ = setup(variant)
+    walk = skew_walk(steps, sources, variant=variant, seq_len=L)
+    fig = skew_animation_figure(walk)
+    for n, frame in enumerate(fig.frames):
+        cols = walk.grids[n].values.shape[1]
+        labels = _labels(_landed(fig, frame), cols)
+        if n == 0:  # the relative matrix: each column says the distance it holds
+            assert labels == [str(c - walk.center) for c in range(cols)]
+        else:  # padded, reshaped, sliced: plain column numbers
+            assert labels == [str(c) for c in range(cols)], (n + 1, labels)
+        step = skew_step_figure(walk, n + 1).layout.xaxis.to_plotly_json()
+        assert _labels(step, cols) == labels  # the step-by-step figure says the same

@@ -1,4 +1,4 @@
-"""The ALiBi page's figures, cached process-wide by exactly the arguments they are built from.
+"""The ALiBi page's figures, each with its CSV: one cached function per figure, keyed by exactly its arguments.
 
 The slopes figures depend on the number of heads only: moving ``seq_len`` or
 ``causal`` does not rebuild them.
@@ -6,31 +6,34 @@ The slopes figures depend on the number of heads only: moving ``seq_len`` or
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
-
 from posviz.figures import alibi as fig
 from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey
 from posviz.ui.alibi.views import bias_view, receptive_view, slopes_view
-from posviz.ui.cache import cached_figure
+from posviz.ui.cache import Chart, cached_figure
 from posviz.ui.exports import columns_csv
 
 
+def _slopes_csv(k: SlopesKey) -> str:
+    return columns_csv({"head": range(1, k.heads + 1), "slope": slopes_view(k).slopes})
+
+
 @cached_figure
-def slopes(k: SlopesKey, lecture: bool) -> go.Figure:
+def slopes(k: SlopesKey, lecture: bool) -> Chart:
     v = slopes_view(k)
-    return fig.slopes_figure(v.slopes, closest=v.closest, lecture=lecture)
+    return Chart(fig.slopes_figure(v.slopes, closest=v.closest, lecture=lecture), lambda: _slopes_csv(k))
 
 
 @cached_figure
-def interleave(k: SlopesKey, lecture: bool) -> go.Figure:
+def interleave(k: SlopesKey, lecture: bool) -> Chart:
     v = slopes_view(k)
-    return fig.interleave_figure(v.base, v.doubled, v.extra, heads=k.heads, lecture=lecture)
+    figure = fig.interleave_figure(v.base, v.doubled, v.extra, heads=k.heads, lecture=lecture)
+    return Chart(figure, lambda: _slopes_csv(k))
 
 
 @cached_figure
-def bias_grid(s: AlibiSettings, lecture: bool) -> go.Figure:
+def bias_grid(s: AlibiSettings, lecture: bool) -> Chart:
     v = bias_view(s)
-    return fig.bias_grid_figure(
+    figure = fig.bias_grid_figure(
         v.bias,
         heads_shown=v.heads_shown,
         slopes=v.slopes,
@@ -41,12 +44,13 @@ def bias_grid(s: AlibiSettings, lecture: bool) -> go.Figure:
         heads=s.heads,
         lecture=lecture,
     )
+    return Chart(figure, lambda: bias_csv(s))
 
 
 @cached_figure
-def receptive_field(k: ReceptiveKey, lecture: bool) -> go.Figure:
+def receptive_field(k: ReceptiveKey, lecture: bool) -> Chart:
     v = receptive_view(k)
-    return fig.receptive_field_figure(
+    figure = fig.receptive_field_figure(
         v.distances,
         v.weights,
         v.reach,
@@ -55,6 +59,8 @@ def receptive_field(k: ReceptiveKey, lecture: bool) -> go.Figure:
         seq_len=k.seq_len,
         lecture=lecture,
     )
+    columns = {"distance": v.distances, **{f"head {int(h) + 1}": v.weights[i] for i, h in enumerate(v.heads_shown)}}
+    return Chart(figure, lambda: columns_csv(columns))
 
 
 def bias_csv(s: AlibiSettings) -> str:

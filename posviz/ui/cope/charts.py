@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import fields
 
 import numpy as np
-import plotly.graph_objects as go
 
 from posviz.encodings.tokens import tokenize
 from posviz.figures import cope as fig
-from posviz.ui.cache import cached_figure
+from posviz.ui.cache import Chart, cached_figure
 from posviz.ui.cope.notes import gates_subtitle
 from posviz.ui.cope.settings import COPE_MAX_TOKENS, PairKey, RowKey, ViewKey
 from posviz.ui.cope.views import cope_view, pair_view, pitfall_view, row_view
@@ -32,44 +31,49 @@ def _shown(pos: np.ndarray, n: int, lecture: bool) -> dict:
 
 
 @cached_figure
-def gates(k: ViewKey, table: bytes, lecture: bool) -> go.Figure:
+def gates(k: ViewKey, table: bytes, lecture: bool) -> Chart:
     v = cope_view(k, table)
     subtitle = gates_subtitle(k.mode, k.temperature)
-    return fig.gates_figure(v.gates, v.future, tokens=_tokens(k), subtitle=subtitle, **_shown(v.q_pos, v.n, lecture))
+    figure = fig.gates_figure(v.gates, v.future, tokens=_tokens(k), subtitle=subtitle, **_shown(v.q_pos, v.n, lecture))
+    return Chart(figure, lambda: matrix_csv_of(k, table, "gates"))
 
 
 @cached_figure
-def positions(k: ViewKey, table: bytes, lecture: bool) -> go.Figure:
+def positions(k: ViewKey, table: bytes, lecture: bool) -> Chart:
     v = cope_view(k, table)
-    return fig.positions_figure(
+    figure = fig.positions_figure(
         v.positions, v.future, v.clamped, npos_max=k.npos_max, tokens=_tokens(k), **_shown(v.q_pos, v.n, lecture)
     )
+    return Chart(figure, lambda: matrix_csv_of(k, table, "positions"))
 
 
 @cached_figure(max_entries=64)  # one per inspected pair of a few views
-def interpolation(k: PairKey, table: bytes, lecture: bool) -> go.Figure:
+def interpolation(k: PairKey, table: bytes, lecture: bool) -> Chart:
     pv = pair_view(k, table)
     marks = {f.name: getattr(pv, f.name) for f in fields(pv) if f.name != "z_row"}  # named as the keywords
-    return fig.interpolation_figure(pv.z_row, **marks, lecture=lecture)
+    figure = fig.interpolation_figure(pv.z_row, **marks, lecture=lecture)
+    return Chart(figure, lambda: interpolation_csv(k, table))
 
 
 @cached_figure
-def position_logits(k: ViewKey, table: bytes, lecture: bool) -> go.Figure:
+def position_logits(k: ViewKey, table: bytes, lecture: bool) -> Chart:
     v = cope_view(k, table)
-    return fig.position_logits_figure(v.pos_logits, v.future, tokens=_tokens(k), **_shown(v.q_pos, v.n, lecture))
+    figure = fig.position_logits_figure(v.pos_logits, v.future, tokens=_tokens(k), **_shown(v.q_pos, v.n, lecture))
+    return Chart(figure, lambda: matrix_csv_of(k, table, "pos_logits"))
 
 
 @cached_figure
-def attention(k: ViewKey, table: bytes, lecture: bool) -> go.Figure:
+def attention(k: ViewKey, table: bytes, lecture: bool) -> Chart:
     v = cope_view(k, table)
-    return fig.attention_figure(*v.attention, **_shown(v.attn_q, v.n, lecture))
+    figure = fig.attention_figure(*v.attention, **_shown(v.attn_q, v.n, lecture))
+    return Chart(figure, lambda: attention_csv(k, table))
 
 
 @cached_figure(max_entries=64)  # one per inspected query of a few views
-def counting(k: RowKey, table: bytes, lecture: bool) -> go.Figure:
+def counting(k: RowKey, table: bytes, lecture: bool) -> Chart:
     row = row_view(k, table)
     tokens = _tokens(k)
-    return fig.counting_figure(
+    figure = fig.counting_figure(
         row.bar_distance,
         row.bar_positions,
         row.bar_j,
@@ -79,18 +83,21 @@ def counting(k: RowKey, table: bytes, lecture: bool) -> go.Figure:
         sampled=len(row.bar_j) < k.query + 1,
         lecture=lecture,
     )
+    return Chart(figure, lambda: counting_csv(k, table))
 
 
 @cached_figure
-def pitfall(k: ViewKey, table: bytes, lecture: bool) -> go.Figure:
+def pitfall(k: ViewKey, table: bytes, lecture: bool) -> Chart:
     pv = pitfall_view(k, table)
-    return fig.pitfall_figure(pv.right, pv.wrong, **_shown(pv.pos, pv.n, lecture))
+    figure = fig.pitfall_figure(pv.right, pv.wrong, **_shown(pv.pos, pv.n, lecture))
+    return Chart(figure, lambda: pitfall_csv(k, table))
 
 
 @cached_figure
-def pitfall_difference(k: ViewKey, table: bytes, lecture: bool) -> go.Figure:
+def pitfall_difference(k: ViewKey, table: bytes, lecture: bool) -> Chart:
     pv = pitfall_view(k, table)
-    return fig.pitfall_difference_figure(pv.diff, **_shown(pv.pos, pv.n, lecture))
+    figure = fig.pitfall_difference_figure(pv.diff, **_shown(pv.pos, pv.n, lecture))
+    return Chart(figure, lambda: pitfall_difference_csv(k, table))
 
 
 # The data behind each figure as CSV (built when the download is clicked).

@@ -11,11 +11,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import plotly.graph_objects as go
 
 from posviz.encodings.rope import layout_permutation
 from posviz.figures import rope as fig
-from posviz.ui.cache import cached_figure
+from posviz.ui.cache import Chart, cached_figure
 from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
 from posviz.ui.rope.settings import (
     DECAY_SAMPLES,
@@ -47,16 +46,18 @@ def _scaled(k: ScalingKey, lecture: bool) -> dict:
 
 
 @cached_figure
-def frequencies(k: ScalingKey, lecture: bool) -> go.Figure:
+def frequencies(k: ScalingKey, lecture: bool) -> Chart:
     v = scaling_view(k)
-    return fig.frequency_figure(
+    figure = fig.frequency_figure(
         v.inv_freq, seq_len=k.seq_len, default_inv_freq=v.default_inv_freq, **_scaled(k, lecture)
     )
+    return Chart(figure, lambda: frequencies_csv(k))
 
 
 @cached_figure
-def rotation(k: MatrixKey, lecture: bool) -> go.Figure:
-    return fig.rotation_matrix_figure(matrix_view(k).rotation, position=k.m, layout=k.layout, lecture=lecture)
+def rotation(k: MatrixKey, lecture: bool) -> Chart:
+    figure = fig.rotation_matrix_figure(matrix_view(k).rotation, position=k.m, layout=k.layout, lecture=lecture)
+    return Chart(figure, lambda: rotation_csv(k))
 
 
 def permutation_of(k: PermutationKey) -> np.ndarray:
@@ -65,34 +66,38 @@ def permutation_of(k: PermutationKey) -> np.ndarray:
 
 
 @cached_figure
-def permutation(k: PermutationKey, lecture: bool) -> go.Figure:
-    return fig.permutation_figure(permutation_of(k), lecture=lecture)
+def permutation(k: PermutationKey, lecture: bool) -> Chart:
+    figure = fig.permutation_figure(permutation_of(k), lecture=lecture)
+    return Chart(figure, lambda: permutation_csv(k))
 
 
 @cached_figure
-def circles(k: PairsKey, lecture: bool) -> go.Figure:
+def circles(k: PairsKey, lecture: bool) -> Chart:
     v = circles_view(k)
-    return fig.pair_circles_figure(
+    figure = fig.pair_circles_figure(
         v.at_zero, v.at_m, v.at_n, pairs=v.pairs, inv_freq=v.inv_freq, m=k.m, n=k.n, lecture=lecture
     )
+    return Chart(figure, lambda: circles_csv(k))
 
 
 @cached_figure
-def shift(k: RelativeKey, lecture: bool) -> go.Figure:
+def shift(k: RelativeKey, lecture: bool) -> Chart:
     v = relative_view(k)
-    return fig.shift_figure(v.shifts, v.shifted, m=k.m, n=k.n, lecture=lecture)
+    figure = fig.shift_figure(v.shifts, v.shifted, m=k.m, n=k.n, lecture=lecture)
+    return Chart(figure, lambda: shift_csv(k))
 
 
 @cached_figure
-def scores(k: VectorsKey, lecture: bool) -> go.Figure:
+def scores(k: VectorsKey, lecture: bool) -> Chart:
     v = scores_view(k)
-    return fig.score_matrix_figure(v.scores, positions=v.positions, lecture=lecture)
+    figure = fig.score_matrix_figure(v.scores, positions=v.positions, lecture=lecture)
+    return Chart(figure, lambda: scores_csv(k))
 
 
 @cached_figure
-def decay(k: DecayKey, lecture: bool) -> go.Figure:
+def decay(k: DecayKey, lecture: bool) -> Chart:
     v = decay_view(k)
-    return fig.decay_figure(
+    figure = fig.decay_figure(
         v.distances,
         v.bound,
         v.aligned,
@@ -102,26 +107,30 @@ def decay(k: DecayKey, lecture: bool) -> go.Figure:
         samples=DECAY_SAMPLES,
         lecture=lecture,
     )
+    return Chart(figure, lambda: decay_csv(k))
 
 
 @cached_figure
-def scaling_frequencies(k: ScalingKey, lecture: bool) -> go.Figure:
+def scaling_frequencies(k: ScalingKey, lecture: bool) -> Chart:
     v = scaling_view(k)
-    return fig.scaling_freq_figure(v.ratios, v.attention, chosen=k.method, factor=k.factor, lecture=lecture)
+    figure = fig.scaling_freq_figure(v.ratios, v.attention, chosen=k.method, factor=k.factor, lecture=lecture)
+    return Chart(figure, lambda: scaling_csv(k))
 
 
 @cached_figure
-def angles(k: ScalingKey, lecture: bool) -> go.Figure:
+def angles(k: ScalingKey, lecture: bool) -> Chart:
     v = scaling_view(k)
-    return fig.angle_figure(
+    figure = fig.angle_figure(
         v.positions, v.default_angles, v.scaled_angles, pairs=v.pairs, trained=v.trained, **_scaled(k, lecture)
     )
+    return Chart(figure, lambda: angles_csv(k))
 
 
 @cached_figure
-def attention(k: AttentionKey, lecture: bool) -> go.Figure:
+def attention(k: AttentionKey, lecture: bool) -> Chart:
     positions = list(range(k.length))
-    return fig.attention_figure(attention_view(k), positions=positions, titles=ATTENTION_TITLES, lecture=lecture)
+    figure = fig.attention_figure(attention_view(k), positions=positions, titles=ATTENTION_TITLES, lecture=lecture)
+    return Chart(figure, lambda: attention_csv(k))
 
 
 # The data behind each figure as CSV (built when the download is clicked).

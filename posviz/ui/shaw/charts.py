@@ -1,4 +1,4 @@
-"""The Shaw page's figures, cached process-wide by exactly the arguments they are built from.
+"""The Shaw page's figures, each with its CSV, cached process-wide by exactly the arguments they are built from.
 
 Each takes the narrowest key that determines it plus lecture mode: moving
 ``row`` rebuilds the ``R[i]`` figure only, ``separate`` the tables and the
@@ -8,12 +8,11 @@ value term only (the scores read a^K, the first table drawn, either way).
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from posviz.figures import shaw as fig
 from posviz.figures.memory import bytes_figure
 from posviz.ui.axes import figure_args
-from posviz.ui.cache import cached_figure
+from posviz.ui.cache import Chart, cached_figure
 from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
 from posviz.ui.shaw.settings import BytesKey, IndexKey, RowKey, ScoreKey, TableKey, ToyKey
 from posviz.ui.shaw.views import (
@@ -29,9 +28,10 @@ from posviz.ui.shaw.views import (
 
 
 @cached_figure
-def index(k: IndexKey, lecture: bool) -> go.Figure:
+def index(k: IndexKey, lecture: bool) -> Chart:
     v = index_view(k)
-    return fig.index_figure(v.rel, v.index, clip=k.clip, **figure_args(main_axes(k), k, lecture))
+    figure = fig.index_figure(v.rel, v.index, clip=k.clip, **figure_args(main_axes(k), k, lecture))
+    return Chart(figure, lambda: index_csv(k))
 
 
 def named_tables(k: TableKey) -> dict[str, np.ndarray]:
@@ -41,43 +41,48 @@ def named_tables(k: TableKey) -> dict[str, np.ndarray]:
 
 
 @cached_figure
-def table(k: TableKey, lecture: bool) -> go.Figure:
-    return fig.table_figure(named_tables(k), clip=k.clip, lecture=lecture)
+def table(k: TableKey, lecture: bool) -> Chart:
+    figure = fig.table_figure(named_tables(k), clip=k.clip, lecture=lecture)
+    return Chart(figure, lambda: table_csv(k))
 
 
 @cached_figure
-def relations_row(k: RowKey, lecture: bool) -> go.Figure:
+def relations_row(k: RowKey, lecture: bool) -> Chart:
     v = row_view(k)
-    return fig.relations_figure(
+    figure = fig.relations_figure(
         v.relations, row=v.position, k_pos=v.k_pos, k_len=k.k_len, clip=k.clip, index_row=v.index, lecture=lecture
     )
+    return Chart(figure, lambda: row_csv(k))
 
 
 @cached_figure
-def scores(k: ScoreKey, lecture: bool) -> go.Figure:
+def scores(k: ScoreKey, lecture: bool) -> Chart:
     """``k`` is the toy key (lengths capped), as for the two below."""
     v = toy_view(k)
-    return fig.scores_figure(v.content, v.relative, **figure_args(pair_axes(k), k, lecture))
+    figure = fig.scores_figure(v.content, v.relative, **figure_args(pair_axes(k), k, lecture))
+    return Chart(figure, lambda: scores_csv(k))
 
 
 @cached_figure
-def attention(k: ScoreKey, lecture: bool) -> go.Figure:
+def attention(k: ScoreKey, lecture: bool) -> Chart:
     v = toy_view(k)
-    return fig.attention_figure(v.without, v.with_rel, **figure_args(pair_axes(k), k, lecture))
+    figure = fig.attention_figure(v.without, v.with_rel, **figure_args(pair_axes(k), k, lecture))
+    return Chart(figure, lambda: attention_csv(k))
 
 
 @cached_figure
-def value_term(k: ToyKey, lecture: bool) -> go.Figure:
-    return fig.value_term_figure(
+def value_term(k: ToyKey, lecture: bool) -> Chart:
+    figure = fig.value_term_figure(
         value_term_view(k), q_pos=pair_axes(k).q_pos, q_len=k.q_len, shared=not k.separate, lecture=lecture
     )
+    return Chart(figure, lambda: value_term_csv(k))
 
 
 @cached_figure
-def memory(k: BytesKey, current: int, lecture: bool) -> go.Figure:
+def memory(k: BytesKey, current: int, lecture: bool) -> Chart:
     """``current``: the length marked on the chart, ``max(q_len, k_len)``."""
     v = memory_view(k)
-    return bytes_figure(
+    figure = bytes_figure(
         v.lengths,
         {f"R (L, L, {k.dim})": (v.r_bytes, v.allocated), "logits (L, L)": (v.logits, v.allocated)},
         title="Bytes of R = table[index] as L grows: O(L² d)",
@@ -85,6 +90,7 @@ def memory(k: BytesKey, current: int, lecture: bool) -> go.Figure:
         current=current,
         lecture=lecture,
     )
+    return Chart(figure, lambda: memory_csv(k))
 
 
 # The data behind each figure as CSV (built when the download is clicked).

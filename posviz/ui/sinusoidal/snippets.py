@@ -18,7 +18,7 @@ def sinusoidal_snippet(s: SinusoidalSettings, *, part: str, stride: int = 1) -> 
 
     Args:
         part: ``"table"`` (``pe``, (seq_len, dim), and ``shown_pe``: its rows
-            at the positions drawn), ``"similarity"`` (also ``sim``: ``pe @ pe.T``
+            at the positions drawn), ``"similarity"`` (also ``sim``: ``pe @ pe.T`` averaged over the blocks
             on those rows) or ``"learned"`` (``learned``, the seeded table, and
             ``learned_cos``, the cosine similarity of its shown rows).
         stride: the stride of the positions drawn (1: all).
@@ -53,6 +53,10 @@ def sinusoidal_snippet(s: SinusoidalSettings, *, part: str, stride: int = 1) -> 
             "  # [sin | cos], Transformer-XL",
         ]
     lines += [f"shown_pe = pe[shown(seq_len, {stride})]  # (shown, dim): the rows drawn"]
-    if part == "similarity":
-        lines += ["sim = shown_pe @ shown_pe.T  # (shown, shown): PE_i . PE_j, depends on j - i only"]
+    if part == "similarity":  # each shown position stands for the block up to the next: a block mean cannot alias
+        lines += [
+            f"edges = torch.cat([shown(seq_len, {stride}), torch.tensor([seq_len])])",
+            "block_pe = torch.stack([pe[a:b].mean(0) for a, b in zip(edges[:-1], edges[1:])])  # (shown, dim)",
+            "sim = block_pe @ block_pe.T  # (shown, shown): the mean of PE_i . PE_j over each block; j - i only",
+        ]
     return "\n".join(lines) + "\n"

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from posviz.encodings.attention import content_scores, cosine_similarities
+from posviz.encodings.attention import cosine_similarities
+from posviz.encodings.pooling import block_edges, relative_block_means
 from posviz.encodings.positions import all_positions, curve_positions, display_positions, display_stride
 from posviz.encodings.sinusoidal import (
     concat_permutation,
@@ -119,7 +120,7 @@ def layouts_view(k: LayoutsKey) -> LayoutsView:
 @dataclass(frozen=True)
 class SimilarityView:
     positions: np.ndarray  # (n,)
-    sim: np.ndarray  # (n, n) PE_i . PE_j
+    sim: np.ndarray  # (n, n) PE_i . PE_j, each cell the mean over the blocks its positions start
     distances: np.ndarray  # (r,)
     closed: np.ndarray  # (r,) sum_k cos(r theta_k)
     measured: dict[str, np.ndarray]  # "from p = ..." -> (r,) PE_p . PE_(p + r), NaN past the sequence
@@ -129,7 +130,6 @@ class SimilarityView:
 @cached_view(max_entries=32)
 def similarity_view(k: TableKey) -> SimilarityView:
     pos = display_positions(k.seq_len, SIM_POINTS)
-    shown = sinusoidal_table(pos, k.dim, base=k.base, layout=k.layout, dtype=torch.float64)  # (n, dim)
     r = torch.as_tensor(profile_distances(k.seq_len))
     closed = sinusoidal_similarity(r, k.dim, base=k.base).numpy()
     measured, gap = {}, 0.0
@@ -138,9 +138,11 @@ def similarity_view(k: TableKey) -> SimilarityView:
         ok = ~np.isnan(dots)  # NaN past the sequence
         gap = max(gap, float(np.abs(dots - closed)[ok].max())) if ok.any() else gap
         measured[f"measured from p = {p}"] = dots
+    edges = block_edges(pos)  # each shown position stands for the block up to the next one
+    sim = relative_block_means(lambda d: sinusoidal_similarity(d, k.dim, base=k.base), edges, edges)  # (n, n)
     return SimilarityView(
         positions=pos.numpy(),
-        sim=content_scores(shown, shown).numpy(),
+        sim=sim.numpy(),
         distances=r.numpy(),
         closed=closed,
         measured=measured,

@@ -1,4 +1,4 @@
-"""The skew page's figures, cached process-wide by exactly the arguments they are built from.
+"""The skew page's figures, each with its CSV, cached process-wide by exactly the arguments they are built from.
 
 The steps and the animation depend on every setting (the colouring too); the
 check against the direct gather does not depend on the colouring, and the
@@ -7,11 +7,9 @@ memory chart on ``dim`` and the length it marks only.
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
-
 from posviz.figures import skew as fig
 from posviz.figures.memory import bytes_figure
-from posviz.ui.cache import cached_figure
+from posviz.ui.cache import Chart, cached_figure
 from posviz.ui.exports import columns_csv, matrix_csv
 from posviz.ui.settings import project
 from posviz.ui.skew.settings import BytesKey, SkewKey, SkewSettings
@@ -20,7 +18,7 @@ from posviz.ui.skew.views import memory_view, skew_view
 STEPS = len(fig.STEP_KEYS)  # steps 1-4 draw the matrices; the steps after them check the result
 
 
-def walkthrough(s: SkewSettings, number: int, lecture: bool) -> go.Figure:
+def walkthrough(s: SkewSettings, number: int, lecture: bool) -> Chart:
     """Step ``number`` of the walk-through (1-based): a matrix of the skew, or its check."""
     return step(s, number, lecture) if number <= STEPS else check(project(s, SkewKey), number, lecture)
 
@@ -32,30 +30,31 @@ def _walk(s: SkewSettings) -> fig.Walk:
 
 
 @cached_figure(max_entries=64)  # four steps of a few views
-def step(s: SkewSettings, number: int, lecture: bool) -> go.Figure:
+def step(s: SkewSettings, number: int, lecture: bool) -> Chart:
     """Steps 1-4: the matrices, coloured by where each value came from."""
-    return fig.skew_step_figure(_walk(s), number, lecture=lecture)
+    return Chart(fig.skew_step_figure(_walk(s), number, lecture=lecture), lambda: step_csv(project(s, SkewKey), number))
 
 
 @cached_figure
-def check(k: SkewKey, number: int, lecture: bool) -> go.Figure:
+def check(k: SkewKey, number: int, lecture: bool) -> Chart:
     """Step 5 or 6: the skew's result against the direct gather (the colouring plays no part)."""
     v = skew_view(k)
-    return fig.skew_check_figure(
+    figure = fig.skew_check_figure(
         v.steps.sliced, v.gather, v.valid, number, variant=k.variant, max_diff=v.max_diff, lecture=lecture
     )
+    return Chart(figure, lambda: step_csv(k, number))
 
 
 @cached_figure
-def animation(s: SkewSettings, lecture: bool) -> go.Figure:
-    return fig.skew_animation_figure(_walk(s), lecture=lecture)
+def animation(s: SkewSettings, lecture: bool) -> Chart:
+    return Chart(fig.skew_animation_figure(_walk(s), lecture=lecture))
 
 
 @cached_figure
-def memory(k: BytesKey, current: int, lecture: bool) -> go.Figure:
+def memory(k: BytesKey, current: int, lecture: bool) -> Chart:
     """``current``: the length marked on the chart (``seq_len``)."""
     v = memory_view(k)
-    return bytes_figure(
+    figure = bytes_figure(
         v.lengths,
         {
             f"Shaw R (L, L, {k.dim})": (v.shaw_r, v.allocated),
@@ -67,6 +66,7 @@ def memory(k: BytesKey, current: int, lecture: bool) -> go.Figure:
         current=current,
         lecture=lecture,
     )
+    return Chart(figure, lambda: memory_csv(k))
 
 
 # The data behind each figure as CSV (built when the download is clicked).

@@ -1,4 +1,4 @@
-"""The T5 page's figures, cached process-wide by exactly the arguments they are built from.
+"""The T5 page's figures, each with its CSV, cached process-wide by exactly the arguments they are built from.
 
 Each takes the narrowest key that determines it, plus lecture mode and, past
 the bucket sections, the bias table's bytes: moving ``head`` rebuilds the
@@ -7,12 +7,13 @@ head's figures only, never the buckets.
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
+from collections.abc import Callable
 
 from posviz.figures import t5 as fig
+from posviz.figures.t5 import pipeline_matrix
 from posviz.ui.axes import figure_args
-from posviz.ui.cache import cached_figure
-from posviz.ui.exports import columns_csv, panels_csv
+from posviz.ui.cache import Chart, cached_figure
+from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
 from posviz.ui.t5.notes import last_bucket_start
 from posviz.ui.t5.settings import AttentionKey, BucketKey, GridKey, HeadKey
 from posviz.ui.t5.views import (
@@ -25,36 +26,47 @@ from posviz.ui.t5.views import (
     pair_axes,
     pitfall_axes,
     pitfall_view,
+    profile_csv,
 )
 
 
+def _on_main_axes(matrix_of: Callable[[], object], k: BucketKey) -> Callable[[], str]:
+    """The CSV of a matrix on the page's main axes; ``matrix_of()`` reads it from the cache on click."""
+    return lambda: matrix_csv(matrix_of(), main_axes(k).q_pos, main_axes(k).k_pos)
+
+
 @cached_figure
-def relative_positions(k: BucketKey, lecture: bool) -> go.Figure:
-    return fig.relative_position_figure(bucket_view(k).steps.relative_position, **figure_args(main_axes(k), k, lecture))
+def relative_positions(k: BucketKey, lecture: bool) -> Chart:
+    figure = fig.relative_position_figure(
+        bucket_view(k).steps.relative_position, **figure_args(main_axes(k), k, lecture)
+    )
+    return Chart(figure, _on_main_axes(lambda: bucket_view(k).steps.relative_position, k))
 
 
 @cached_figure(max_entries=64)  # six steps of a few views
-def pipeline_step(k: BucketKey, step: int, lecture: bool) -> go.Figure:
-    return fig.pipeline_figure(
+def pipeline_step(k: BucketKey, step: int, lecture: bool) -> Chart:
+    figure = fig.pipeline_figure(
         bucket_view(k).steps,
         step,
         num_buckets=k.num_buckets,
         bidirectional=k.bidirectional,
         **figure_args(main_axes(k), k, lecture),
     )
+    return Chart(figure, _on_main_axes(lambda: pipeline_matrix(bucket_view(k).steps, step), k))
 
 
 @cached_figure
-def buckets(k: BucketKey, lecture: bool) -> go.Figure:
-    return fig.bucket_figure(
+def buckets(k: BucketKey, lecture: bool) -> Chart:
+    figure = fig.bucket_figure(
         bucket_view(k).steps.bucket, num_buckets=k.num_buckets, **figure_args(main_axes(k), k, lecture)
     )
+    return Chart(figure, _on_main_axes(lambda: bucket_view(k).steps.bucket, k))
 
 
 @cached_figure
-def bucket_profile(k: BucketKey, lecture: bool) -> go.Figure:
+def bucket_profile(k: BucketKey, lecture: bool) -> Chart:
     v = bucket_view(k)
-    return fig.bucket_profile_figure(
+    figure = fig.bucket_profile_figure(
         v.profile_r,
         v.profile_bucket,
         max_exact=v.max_exact,
@@ -64,23 +76,27 @@ def bucket_profile(k: BucketKey, lecture: bool) -> go.Figure:
         view_r=(v.r_min, v.r_max),
         lecture=lecture,
     )
+    return Chart(figure, lambda: profile_csv(k))
 
 
 @cached_figure
-def head_bias(k: HeadKey, table: bytes, lecture: bool) -> go.Figure:
-    return fig.bias_figure(head_view(k, table), head=k.head, **figure_args(main_axes(k), k, lecture))
+def head_bias(k: HeadKey, table: bytes, lecture: bool) -> Chart:
+    figure = fig.bias_figure(head_view(k, table), head=k.head, **figure_args(main_axes(k), k, lecture))
+    return Chart(figure, _on_main_axes(lambda: head_view(k, table), k))
 
 
 @cached_figure
-def bias_grid(k: GridKey, table: bytes, lecture: bool) -> go.Figure:
-    return fig.bias_grid_figure(grid_view(k, table), **figure_args(grid_axes(k), k, lecture))
+def bias_grid(k: GridKey, table: bytes, lecture: bool) -> Chart:
+    figure = fig.bias_grid_figure(grid_view(k, table), **figure_args(grid_axes(k), k, lecture))
+    return Chart(figure, lambda: grid_csv(k, table))
 
 
 @cached_figure
-def attention(k: AttentionKey, table: bytes, lecture: bool) -> go.Figure:
+def attention(k: AttentionKey, table: bytes, lecture: bool) -> Chart:
     """``k`` is the toy key (lengths capped)."""
     without, with_bias = attention_view(k, table)
-    return fig.attention_figure(without, with_bias, head=k.head, **figure_args(pair_axes(k), k, lecture))
+    figure = fig.attention_figure(without, with_bias, head=k.head, **figure_args(pair_axes(k), k, lecture))
+    return Chart(figure, lambda: attention_csv(k, table))
 
 
 def middle_query(k: AttentionKey) -> tuple[int, int]:
@@ -91,22 +107,24 @@ def middle_query(k: AttentionKey) -> tuple[int, int]:
 
 
 @cached_figure
-def attention_row(k: AttentionKey, table: bytes, lecture: bool) -> go.Figure:
+def attention_row(k: AttentionKey, table: bytes, lecture: bool) -> Chart:
     """``k`` is the toy key (lengths capped)."""
     without, with_bias = attention_view(k, table)
     mid, query = middle_query(k)
-    return fig.attention_row_figure(
+    figure = fig.attention_row_figure(
         without[mid], with_bias[mid], query=query, k_pos=pair_axes(k).k_pos, k_len=k.k_len, lecture=lecture
     )
+    return Chart(figure, lambda: attention_row_csv(k, table))
 
 
 @cached_figure
-def pitfall(k: HeadKey, table: bytes, lecture: bool) -> go.Figure:
+def pitfall(k: HeadKey, table: bytes, lecture: bool) -> Chart:
     correct, transposed = pitfall_view(k, table)
-    return fig.pitfall_figure(correct, transposed, head=k.head, **figure_args(pitfall_axes(k), k, lecture))
+    figure = fig.pitfall_figure(correct, transposed, head=k.head, **figure_args(pitfall_axes(k), k, lecture))
+    return Chart(figure, lambda: pitfall_csv(k, table))
 
 
-# The data behind each figure as CSV (built when the download is clicked).
+# The data behind a figure as CSV, built when its download is clicked.
 def attention_csv(k: AttentionKey, table: bytes) -> str:
     without, with_bias = attention_view(k, table)
     px = pair_axes(k)

@@ -9,6 +9,7 @@ import pandas as pd
 import torch
 
 from posviz.encodings.attention import attention_weights_sampled, toy_normal, toy_qk
+from posviz.encodings.pooling import block_edges, relative_block_means
 from posviz.encodings.positions import all_positions, relative_positions, signed_distances
 from posviz.encodings.t5 import (
     T5BucketRange,
@@ -144,8 +145,14 @@ def _bias(column: torch.Tensor, k: BucketKey, ax: Axes, *, scale: float) -> torc
 
 @cached_view(max_entries=64)
 def grid_view(k: GridKey, table: bytes) -> np.ndarray:
-    """(heads, g, g) float32: every head's bias on a coarser sample, for the small multiples."""
-    return _bias(table_from_bytes(table, k), k, grid_axes(k), scale=k.scale).numpy()
+    """(heads, g, g) float32: every head's bias on a coarser grid, for the small multiples; each cell the
+    mean over the block of positions it starts (a strided sample aliases: posviz.encodings.pooling)."""
+    ax, column = grid_axes(k), table_from_bytes(table, k)
+    q0 = torch.tensor([0])
+    kw = dict(bidirectional=k.bidirectional, max_distance=k.max_distance, scale=k.scale)
+    edges = block_edges(torch.as_tensor(ax.q_pos)), block_edges(torch.as_tensor(ax.k_pos))
+    means = relative_block_means(lambda r: t5_bias(column, q0, r, **kw)[:, 0], *edges)  # (heads, g, g)
+    return means.float().numpy()
 
 
 @cached_view(max_entries=64)

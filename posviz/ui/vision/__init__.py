@@ -1,0 +1,1 @@
+"""The /vision page: RoPE in images and video (M-RoPE and 2-D vision RoPE)."""

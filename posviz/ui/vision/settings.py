@@ -1,0 +1,163 @@
+"""The /vision page's settings: its URL parameters (defaults written once), presets per model, cache keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from posviz.ui.params import PARAMS, Param
+from posviz.ui.settings import setting
+
+STAMP_TOKENS = 3  # Qwen3-VL's timestamp text before each frame after the first ("<1.0 seconds>", about 3 tokens)
+TEMPORAL_PATCH = 2  # frames per temporal patch in every Qwen-VL video processor
+
+
+@dataclass(frozen=True)
+class Preset:
+    """The facts of a model's language side that the page draws (from its published config.json)."""
+
+    name: str
+    head_dim: int
+    mrope_section: tuple[int, int, int]
+    interleaved: bool
+    rope_theta: float
+    seconds: bool  # time ids in seconds (tokens_per_second) rather than frame index
+
+
+PRESETS = {
+    "qwen2_vl": Preset("Qwen2-VL", 128, (16, 24, 24), False, 1_000_000.0, False),
+    "qwen2_5_vl": Preset("Qwen2.5-VL", 128, (16, 24, 24), False, 1_000_000.0, True),
+    "qwen3_vl": Preset("Qwen3-VL", 128, (24, 20, 20), True, 5_000_000.0, False),
+}
+# Vision encoders' heads, from each model's published vision config (head_dim, rope_theta).
+ENCODERS = {
+    "pixtral": ("Pixtral", {"head_dim": 64, "rope_theta": 10000.0}),
+    "qwen2_vl": ("Qwen2-VL / 2.5-VL vision", {"head_dim": 80, "rope_theta": 10000.0}),
+    "qwen3_vl": ("Qwen3-VL vision", {"head_dim": 72, "rope_theta": 10000.0}),
+    "gemma4": ("Gemma 4 vision", {"head_dim": 64, "rope_theta": 100.0}),
+}
+
+
+def count(key: str, label: str, default: int, hi: int, help: str, widget: str = "number") -> Param:
+    return Param(key, label, "int", default, widget, min=0, max=hi, step=1, help=help)  # type: ignore[arg-type]
+
+
+VL_MODEL = Param(
+    "vl_model",
+    "Model",
+    "choice",
+    "qwen2_vl",
+    "radio",
+    options=tuple(PRESETS),
+    option_labels={
+        "qwen2_vl": "Qwen2-VL: blocks, time = frame",
+        "qwen2_5_vl": "Qwen2.5-VL: blocks, time = seconds",
+        "qwen3_vl": "Qwen3-VL: interleaved, a run per frame",
+    },
+    help="The model whose get_rope_index and rotary layout are drawn (transformers 5.23).",
+)
+MERGE = Param(
+    "merge", "Merge size m", "int", 2, "slider", min=1, max=4, step=1,
+    help="spatial_merge_size: the vision encoder merges m x m patches into one token (2 in every Qwen-VL).",
+)  # fmt: skip
+TEXT_BEFORE = count("text_before", "Text tokens before the image", 2, 64, "Text tokens at the start.")
+IMAGE_ROWS = Param(
+    "image_rows", "Image: rows of tokens", "int", 3, "slider", min=1, max=16, step=1,
+    help="Rows of the image after merging: the image is rows x m patches high.",
+)  # fmt: skip
+IMAGE_COLS = Param(
+    "image_cols", "Image: columns of tokens", "int", 4, "slider", min=1, max=16, step=1,
+    help="Columns of the image after merging: the image is columns x m patches wide.",
+)  # fmt: skip
+TEXT_MID = count("text_mid", "Text tokens after the image", 3, 64, "Text between the image and the video.")
+VIDEO = Param("video", "A video after it", "bool", True, "toggle", help="Add a video of t temporal patches.")
+FRAMES = Param(
+    "frames", "Video: temporal patches t", "int", 6, "slider", min=1, max=64, step=1,
+    help="video_grid_thw's t: each temporal patch holds 2 frames. Past the video's larger side, Qwen2-VL's "
+    "time ids outrun the text that follows.",
+)  # fmt: skip
+VIDEO_ROWS = Param("video_rows", "Video: rows of tokens", "int", 2, "slider", min=1, max=8, step=1,
+                   help="Rows of each video frame after merging.")  # fmt: skip
+VIDEO_COLS = Param("video_cols", "Video: columns of tokens", "int", 2, "slider", min=1, max=8, step=1,
+                   help="Columns of each video frame after merging.")  # fmt: skip
+FPS = Param(
+    "fps", "Video: frames sampled per second", "float", 2.0, "number", min=0.1, max=60.0, step=0.1,
+    help="Qwen2.5-VL: second_per_grid_t = 2 frames / fps seconds per temporal patch.",
+)  # fmt: skip
+TOKENS_PER_SECOND = Param(
+    "tokens_per_second", "tokens_per_second", "int", 2, "number", min=1, max=100, step=1,
+    help="Qwen2.5-VL's vision_config.tokens_per_second: time ids per second of video (2 in its config).",
+)  # fmt: skip
+TEXT_AFTER = count("text_after", "Text tokens at the end", 3, 64, "Text after everything else.")
+ENCODER = Param(
+    "encoder",
+    "Vision encoder",
+    "choice",
+    "qwen2_vl",
+    "radio",
+    options=tuple(ENCODERS),
+    option_labels={k: v[0] for k, v in ENCODERS.items()},
+    help="Whose 2-D RoPE scores the patches in the offset heatmap.",
+)
+Q_ROW = Param("q_row", "Query patch: row", "int", 1, "number", min=0, max=63, step=1,
+              help="Row of the query patch in the image's patch grid (before merging).")  # fmt: skip
+Q_COL = Param("q_col", "Query patch: column", "int", 2, "number", min=0, max=63, step=1,
+              help="Column of the query patch in the image's patch grid (before merging).")  # fmt: skip
+
+
+def _video(v) -> bool:
+    return bool(v["video"])
+
+
+@dataclass(frozen=True)
+class VisionSettings:
+    """Everything that determines the /vision page's tensors, in sidebar order."""
+
+    vl_model: str = setting(VL_MODEL, section="Model")
+    merge: int = setting(MERGE)
+    text_before: int = setting(TEXT_BEFORE, section="Sequence")
+    image_rows: int = setting(IMAGE_ROWS)
+    image_cols: int = setting(IMAGE_COLS)
+    text_mid: int = setting(TEXT_MID)
+    video: bool = setting(VIDEO)
+    frames: int = setting(FRAMES, when=_video)
+    video_rows: int = setting(VIDEO_ROWS, when=_video)
+    video_cols: int = setting(VIDEO_COLS, when=_video)
+    fps: float = setting(FPS, when=lambda v: v["video"] and PRESETS[v["vl_model"]].seconds)
+    tokens_per_second: int = setting(TOKENS_PER_SECOND, when=lambda v: v["video"] and PRESETS[v["vl_model"]].seconds)
+    text_after: int = setting(TEXT_AFTER)
+    encoder: str = setting(ENCODER, section="2-D RoPE in the encoder")
+    q_row: int = setting(Q_ROW, bounds=lambda v: (0, v["image_rows"] * v["merge"] - 1))
+    q_col: int = setting(Q_COL, bounds=lambda v: (0, v["image_cols"] * v["merge"] - 1))
+    seed: int = setting(PARAMS["seed"])
+
+
+@dataclass(frozen=True)
+class SequenceKey:
+    """What the token ids depend on (not the encoder, nor the query patch)."""
+
+    vl_model: str
+    merge: int
+    text_before: int
+    image_rows: int
+    image_cols: int
+    text_mid: int
+    video: bool
+    frames: int
+    video_rows: int
+    video_cols: int
+    fps: float
+    tokens_per_second: int
+    text_after: int
+
+
+@dataclass(frozen=True)
+class OffsetKey:
+    """The 2-D relative heatmap: the encoder, the image's patch grid, the query patch, the vectors."""
+
+    encoder: str
+    merge: int
+    image_rows: int
+    image_cols: int
+    q_row: int
+    q_col: int
+    seed: int

@@ -1,0 +1,63 @@
+"""Prose for the /vision page."""
+
+from posviz.ui.sections import OnDemand
+
+FORMULA = r"(t, h, w) = \text{start} + (\text{frame},\ \text{row},\ \text{column})"
+FORMULA_PAIRS = r"\text{angle of pair } k = \theta_k \cdot \text{id}_{\text{axis}(k)}\,"
+
+INTRO = """\
+A vision-language model reads an image as a grid of **patches**; the vision encoder merges each
+`m × m` block of patches into one **token** of the language model. 1-D RoPE would number those
+tokens one after another and forget that the image is 2-D. **M-RoPE** (Qwen2-VL) gives every token
+three ids instead, **time t, height h, width w**, and splits each head's frequency pairs between
+them: a pair is turned by `t`, by `h` or by `w`. Text tokens get the same id on all three, so for
+text M-RoPE is plain RoPE. Build a sequence in the sidebar; every id on this page is what
+transformers 5.23's `get_rope_index` returns for it.
+"""
+
+SEQUENCE = """\
+An image starts all three ids at the running position `start`: its token in row `r`, column `c`
+gets `(start, start + r, start + c)`. The text after it does **not** resume at `start` + the number
+of image tokens: transformers 5.23 resumes at `start + max(h, w) / m`, just past the image's larger
+side, so a 1000-token image costs the text only about 32 positions. The original Qwen code resumed
+at the **largest id so far + 1**. For an image the two are the same; for a video whose frames
+outnumber its larger side, the time ids run past `start + max(h, w)/m` and the two rules part
+(dashed line): in 5.23 the text after a long video reuses ids its last frames already have.
+"""
+
+PAIRS = """\
+Which id turns which pair decides what each axis can resolve. Qwen2-VL cuts the `d/2` pairs into
+**blocks** (`mrope_section`, 16 + 24 + 24 of 64): time takes the fastest pairs, height the middle
+ones and width **only the slowest**, whose wavelengths are far longer than any image, so columns
+are told apart by small angles, and time has no slow pair for long videos. Qwen3-VL
+**interleaves** them (t h w t h w …, `[24, 20, 20]`), so every axis gets fast and slow pairs; the
+table gives each axis's range of wavelengths.
+"""
+
+OFFSETS = """\
+Inside the vision encoder a patch at row `r`, column `c` turns half of each head's pairs by `r` and
+half by `c`. Rotations compose, so a query at `(r, c)` and a key at `(r + dh, c + dw)` score
+`q · R(dh, dw) k`: the score depends only on the **offset** `(dh, dw)`, in 2-D exactly as 1-D RoPE
+depends only on `n − m`. The two panels put two different query patches at the centre.
+"""
+
+SPLIT = """\
+The encoders agree on the idea and differ in the details. **Pixtral** builds one table of
+`head_dim/2` frequencies and gives the even entries to rows and the odd ones to columns, so each
+column pair turns half a step slower than its row pair. **Qwen-VL** (2, 2.5, 3) computes
+`head_dim/4` frequencies and uses the very same ones for rows, then for columns. **Gemma 4** does the
+same with **columns first**, base 100 instead of 10000 (its slowest pair turns once in about 300
+patches), and rotates each half of the head on its own (`apply_multidimensional_rope`), so its pairs
+sit in other channels. Hover a dot for the two channels it turns.
+"""
+
+TIME = """\
+Qwen2-VL and Qwen3-VL number a video's temporal patches 0, 1, 2, …: two videos sampled at different
+frame rates get the same ids. Qwen2.5-VL ties the time id to **seconds**: temporal patch `f` gets
+`⌊f · second_per_grid_t · tokens_per_second⌋`, where `second_per_grid_t = 2 / fps`. Qwen3-VL
+instead writes the time as text (`<1.0 seconds>`) before each frame and gives every frame its own
+run, so its time ids are just the running position.
+"""
+
+SHOW_OFFSETS = OnDemand("show_offsets", "Score by offset (dh, dw): two query patches side by side")
+SHOW_SPLIT = OnDemand("show_split", "Pixtral, Qwen-VL and Gemma 4: each head's pairs by row and column")

@@ -1,0 +1,62 @@
+"""Coarse views cannot alias (issue 29): each cell is the mean over the block of positions it starts.
+
+A strided sample of a pattern with the stride's period reads it as flat (or as slow stripes
+that are not there); these feed such patterns to the pages' own views and compare each with
+the block means computed the slow way.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from posviz.encodings.sinusoidal import sinusoidal_table
+from posviz.encodings.t5 import t5_bias
+from posviz.ui.settings import project
+from posviz.ui.sinusoidal.settings import SinusoidalSettings, TableKey
+from posviz.ui.sinusoidal.views import similarity_view
+from posviz.ui.t5.settings import GridKey
+from posviz.ui.t5.views import grid_axes, grid_view
+
+
+def slow_block_means(full: np.ndarray, q_pos: np.ndarray, k_pos: np.ndarray, q_end: int, k_end: int) -> np.ndarray:
+    """(.., n, m): the mean of ``full`` (.., q, k) over each block a shown position starts."""
+    qe, ke = np.append(q_pos, q_end), np.append(k_pos, k_end)
+    out = np.zeros((*full.shape[:-2], len(q_pos), len(k_pos)))
+    for a in range(len(q_pos)):
+        for b in range(len(k_pos)):
+            out[..., a, b] = full[..., qe[a] : qe[a + 1], ke[b] : ke[b + 1]].mean(axis=(-2, -1))
+    return out
+
+
+def test_t5_all_heads_at_128_shows_a_period_3_bias_as_its_mean():
+    # A decoder with 256 buckets: every distance up to 127 has its own bucket (bucket = i - j).
+    k = GridKey(q_len=128, k_len=128, bidirectional=False, num_buckets=256, max_distance=512, heads=2, scale=1.0)
+    ax = grid_axes(k)
+    assert ax.q_stride == 3  # the all-heads view draws every 3rd position
+    buckets = torch.arange(256, dtype=torch.float64)
+    table = torch.stack([torch.cos(2 * math.pi * buckets / 3), buckets / 256], dim=1).float()  # (256, 2)
+    view = grid_view.__wrapped__(k, table.numpy().tobytes())  # (2, g, g)
+
+    pos = torch.arange(128)
+    full = t5_bias(table, pos, pos, bidirectional=False, max_distance=512).double().numpy()  # (2, 128, 128)
+    np.testing.assert_allclose(view, slow_block_means(full, ax.q_pos, ax.k_pos, 128, 128), atol=1e-5)
+    strided = full[0][np.ix_(ax.q_pos, ax.k_pos)]
+    below = np.tril(np.ones_like(strided, dtype=bool), -1)[:-2, :-2]  # full blocks under the diagonal
+    assert strided[:-2, :-2][below].min() > 0.99  # what a strided sample drew: a false, flat 1
+    assert np.abs(view[0][:-2, :-2][below]).max() < 1e-5  # the truth: whole periods, mean 0
+
+
+def test_sinusoidal_similarity_draws_no_false_stripes():
+    s = SinusoidalSettings(seq_len=1024, dim=2)  # one pair: theta = 1, a wave of period 2 pi
+    v = similarity_view.__wrapped__(project(s, TableKey))
+    pos = v.positions
+    pe = sinusoidal_table(torch.arange(1024), 2, dtype=torch.float64).numpy()  # (1024, 2)
+    full = pe @ pe.T  # (1024, 1024) cos(j - i)
+    np.testing.assert_allclose(v.sim, slow_block_means(full, pos, pos, 1024, 1024), atol=1e-9)
+    stride = int(pos[1] - pos[0])
+    strided = full[np.ix_(pos, pos)]  # cos(stride * (b - a)): a wave of period 2 pi / (stride mod 2 pi), stripes
+    assert stride == 9 and np.abs(strided[:-2, :-2]).max() > 0.99
+    assert np.abs(v.sim[:-2, :-2]).max() < 0.06  # 9 x 9 block means: (sin 4.5 / 9 sin 0.5)² = 0.051 at most

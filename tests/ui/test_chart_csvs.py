@@ -1,0 +1,126 @@
+"""Figures come with their CSV: one cached function returns both (posviz.ui.cache.Chart)."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from posviz.encodings.alibi import alibi_slopes
+from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey
+from posviz.ui.settings import project
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
+    from posviz.ui.alibi import charts
+    from posviz.ui.alibi.views import bias_view, receptive_view
+    from posviz.ui.cache import Chart
+
+
+def frame(chart: Chart) -> pd.DataFrame:
+    assert isinstance(chart, Chart) and chart.csv is not None
+    return pd.read_csv(io.StringIO(chart.csv()))
+
+
+def test_each_chart_carries_the_data_it_draws():
+    s = AlibiSettings(heads=6, seq_len=300)
+    sk, rk = project(s, SlopesKey), project(s, ReceptiveKey)
+    for fn in (charts.slopes, charts.interleave):
+        got = frame(fn.uncached(sk, False))
+        assert list(got["head"]) == list(range(1, 7))
+        np.testing.assert_allclose(got["slope"], alibi_slopes(6).numpy())
+    bias = frame(charts.bias_grid.uncached(s, False))
+    np.testing.assert_allclose(bias["bias"], bias_view(s).bias.ravel(), rtol=1e-6)
+    receptive = frame(charts.receptive_field.uncached(rk, False))
+    v = receptive_view(rk)
+    np.testing.assert_allclose(receptive["distance"], v.distances)
+    np.testing.assert_allclose(receptive[f"head {int(v.heads_shown[0]) + 1}"], v.weights[0], rtol=1e-6)
+
+
+def test_t5_charts_carry_the_matrices_they_draw():
+    from posviz.figures.t5 import pipeline_matrix
+    from posviz.ui.t5 import charts as t5_charts
+    from posviz.ui.t5.settings import BucketKey, HeadKey
+    from posviz.ui.t5.views import bucket_view, head_view, main_axes, seeded_table
+
+    k = BucketKey(q_len=40, k_len=50, num_buckets=16, max_distance=32)
+    ax = main_axes(k)
+    rel = ax.k_pos[None, :] - ax.q_pos[:, None]
+    steps = bucket_view(k).steps  # what the page drew its CSVs from before each figure carried its own
+    for chart, want in (
+        (t5_charts.relative_positions.uncached(k, False), rel),
+        (t5_charts.buckets.uncached(k, False), steps.bucket),
+        (t5_charts.pipeline_step.uncached(k, 3, False), pipeline_matrix(steps, 3)),
+    ):
+        got = pd.read_csv(io.StringIO(chart.csv()), index_col=0)
+        assert list(got.index) == list(ax.q_pos) and [int(c) for c in got.columns] == list(ax.k_pos)
+        np.testing.assert_allclose(got.to_numpy(), np.asarray(want, dtype=np.float64), rtol=1e-6)
+    assert not np.array_equal(steps.bucket, rel)  # the cases differ
+    hk = HeadKey(q_len=40, k_len=50, heads=4, head=2)
+    table = seeded_table(hk.num_buckets, hk.heads, 0).tobytes()
+    got = pd.read_csv(io.StringIO(t5_charts.head_bias.uncached(hk, table, False).csv()), index_col=0)
+    np.testing.assert_allclose(got.to_numpy(), head_view(hk, table), rtol=1e-6)
+
+
+def test_sinusoidal_charts_carry_what_they_draw():
+    from posviz.ui.exports import matrix_csv
+    from posviz.ui.sinusoidal import charts as sin_charts
+    from posviz.ui.sinusoidal.settings import LayoutsKey, SinusoidalSettings, TableKey
+    from posviz.ui.sinusoidal.views import layouts_view, similarity_view, table_view
+
+    s = SinusoidalSettings(seq_len=300, dim=8)
+    tk, lk = project(s, TableKey), project(s, LayoutsKey)
+    tv, sv = table_view(tk), similarity_view(tk)
+    assert sin_charts.table.uncached(tk, False).csv() == matrix_csv(tv.table, tv.positions, range(8))
+    assert sin_charts.similarity.uncached(tk, False).csv() == matrix_csv(sv.sim, sv.positions, sv.positions)
+    layouts = frame(sin_charts.layouts.uncached(lk, False))
+    assert list(layouts["concat component"]) == list(range(8))
+    assert list(layouts["interleaved component"]) == list(layouts_view(lk).perm)
+    waves = frame(sin_charts.waves.uncached(tk, False))
+    np.testing.assert_allclose(waves["position"], tv.wave_positions)
+
+
+def test_skew_charts_carry_what_they_draw():
+    from posviz.ui.skew import charts as skew_charts
+    from posviz.ui.skew.settings import BytesKey, SkewKey, SkewSettings
+
+    s = SkewSettings(seq_len=6, dim=4)
+    sk, bk = project(s, SkewKey), project(s, BytesKey)
+    for number in (1, 4):
+        assert skew_charts.step.uncached(s, number, False).csv() == skew_charts.step_csv(sk, number)
+    assert skew_charts.check.uncached(sk, 5, False).csv() == skew_charts.step_csv(sk, 5)
+    assert skew_charts.memory.uncached(bk, 6, False).csv() == skew_charts.memory_csv(bk)
+    assert skew_charts.animation.uncached(s, False).csv is None  # the animation has no download
+
+
+def test_shaw_charts_carry_what_they_draw():
+    from posviz.ui.shaw import charts as shaw_charts
+    from posviz.ui.shaw.settings import BytesKey, IndexKey, RowKey, ShawSettings, TableKey
+
+    s = ShawSettings()
+    for fn, key, csv in (
+        (shaw_charts.index, IndexKey, shaw_charts.index_csv),
+        (shaw_charts.table, TableKey, shaw_charts.table_csv),
+        (shaw_charts.relations_row, RowKey, shaw_charts.row_csv),
+    ):
+        k = project(s, key)
+        assert fn.uncached(k, False).csv() == csv(k)
+    bk = project(s, BytesKey)
+    assert shaw_charts.memory.uncached(bk, 64, False).csv() == shaw_charts.memory_csv(bk)
+
+
+def test_rope_charts_carry_what_they_draw():
+    from posviz.ui.rope import charts as rope_charts
+    from posviz.ui.rope.settings import RopeSettings, keys
+
+    k = keys(RopeSettings())
+    for fn, key, csv in (
+        (rope_charts.frequencies, k.scaling, rope_charts.frequencies_csv),
+        (rope_charts.rotation, k.matrix, rope_charts.rotation_csv),
+        (rope_charts.permutation, k.permutation, rope_charts.permutation_csv),
+        (rope_charts.decay, k.decay, rope_charts.decay_csv),
+        (rope_charts.angles, k.scaling, rope_charts.angles_csv),
+    ):
+        assert fn.uncached(key, False).csv() == csv(key), fn.__name__

@@ -1,0 +1,49 @@
+"""The app with one more page, ``/floor``: a bare page drawing ``?n=`` trivial ``st.plotly_chart`` charts.
+
+``python -m tools.bench --floor`` serves this instead of ``app.py`` (``streamlit run
+tools/floor_app.py`` from the checkout under test), so each chart page and its floor come
+from the same server process. It runs the checkout's own ``app.py`` unchanged, adding
+the floor page to its navigation; relative page paths resolve against the checkout.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+from pathlib import Path
+
+import plotly.graph_objects as go
+import streamlit as st
+
+CHECKOUT = Path(os.getcwd())  # the checkout under test: its app.py, pages and posviz
+MAX_CHARTS = 40
+
+
+def floor_page() -> None:
+    """``n`` heatmaps of four cells each: what a page with that many charts costs the platform."""
+    try:
+        n = max(0, min(MAX_CHARTS, int(st.query_params.get("n", "4"))))
+    except ValueError:
+        n = 4
+    for i in range(n):
+        st.plotly_chart(go.Figure(go.Heatmap(z=[[0, 1], [2, 3]])), key=f"floor_{i}", theme=None)
+
+
+def _with_checkout(page, **kwargs):
+    return _PAGE(str(CHECKOUT / page) if isinstance(page, str) else page, **kwargs)
+
+
+def _with_floor(pages, **kwargs):
+    return _NAVIGATION([*pages, _PAGE(floor_page, title="floor", url_path="floor")], **kwargs)
+
+
+if str(CHECKOUT) not in sys.path:
+    sys.path.insert(0, str(CHECKOUT))
+_PAGE, _NAVIGATION = getattr(st, "_floor_originals", (st.Page, st.navigation))
+st._floor_originals = (_PAGE, _NAVIGATION)  # this script reruns: wrap Streamlit's own functions once
+st.Page, st.navigation = _with_checkout, _with_floor
+try:
+    runpy.run_path(str(CHECKOUT / "app.py"), run_name="__main__")
+finally:
+    st.Page, st.navigation = _PAGE, _NAVIGATION
