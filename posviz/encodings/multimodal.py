@@ -78,7 +78,9 @@ def token_types(*runs: tuple[int, int]) -> torch.Tensor:
     Returns:
         (seq,) int64.
     """
-    return torch.cat([torch.full((count,), kind, dtype=torch.int64) for kind, count in runs] or [torch.zeros(0, dtype=torch.int64)])
+    return torch.cat(
+        [torch.full((count,), kind, dtype=torch.int64) for kind, count in runs] or [torch.zeros(0, dtype=torch.int64)]
+    )
 
 
 def mrope_position_ids(
