@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, make_dataclass
 from typing import Any
 
+import torch
+
 from posviz.encodings.rope import LAYOUTS
 from posviz.encodings.rope_scaling import rope_scaling
 from posviz.ui.params import PARAMS
@@ -41,23 +43,35 @@ def _shown(key: str) -> Callable[[Values], bool]:
 
 
 class _Scaling:
-    """``rope_scaling``'s arguments from the page's settings or a key that holds them."""
+    """``rope_scaling``'s arguments, for the page's settings and the keys that hold them."""
+
+    # Declared, not fields (this base is no dataclass): the settings and keys below hold them.
+    dim: int
+    base: float
+    method: str
+    factor: float
+    original_max_position: int
+    seq_len: int | None
+
+    def option_values_dict(self) -> dict[str, Any]:
+        """Every method's own options on the page, by URL key (the page's 0 for an unset one)."""
+        return {key: getattr(self, key) for key in OPTION_PARAMS}
 
     def options(self, method: str | None = None) -> dict[str, Any]:
         """``method``'s own options (default: the chosen method's) under their Hugging Face names."""
-        return method_options(method or self.method, self.option_values_dict(), self.seq_len)  # type: ignore[attr-defined]
+        return method_options(method or self.method, self.option_values_dict(), self.seq_len)
 
-    def option_values_dict(self) -> dict[str, Any]:
-        return {key: getattr(self, key) for key in OPTION_PARAMS}
-
-    def scaling(self, method: str | None = None) -> tuple:
-        """``rope_scaling(method, ...)`` of these settings: ``(inv_freq (dim/2,) float64, attention_factor)``."""
-        s: Any = self
-        method = method or s.method
+    def scaling(self, method: str | None = None) -> tuple[torch.Tensor, float]:
+        """``rope_scaling`` of ``method`` (default: the chosen one): ``(inv_freq (dim/2,) float64, factor)``."""
+        method = method or self.method
         return rope_scaling(
-            method, s.dim, base=s.base, factor=s.factor, original_max_position=s.original_max_position,
+            method,
+            self.dim,
+            base=self.base,
+            factor=self.factor,
+            original_max_position=self.original_max_position,
             **self.options(method),
-        )  # fmt: skip
+        )
 
 
 _TYPES = {"int": int, "float": float, "bool": bool}
