@@ -18,6 +18,7 @@ RUN pip install --no-deps --index-url https://download.pytorch.org/whl/cpu -c re
 COPY --chown=user app.py ./
 COPY --chown=user pages ./pages
 COPY --chown=user posviz ./posviz
+COPY --chown=user decks ./decks
 COPY --chown=user .streamlit ./.streamlit
 
 USER user

@@ -6,6 +6,7 @@ from posviz.schemes import PAGES
 from posviz.server import tune_process
 from posviz.ui.chrome import FAVICON, lecture_styles, page_config
 from posviz.ui.controls import control, finish_run, start_run
+from posviz.ui.deck import editor, present
 
 tune_process()  # once per process: torch on one thread, the import-time heap out of garbage collection
 
@@ -20,10 +21,13 @@ page = st.navigation(
 )
 page_config(page.title)  # the tab title and a favicon served by the app, not a font host
 start_run(page.url_path)
+deck = present.begin(page.url_path)  # a lecture deck's link: move to its slide before any widget is drawn
 with st.sidebar:
     control("lecture")
+    editor.sidebar(page.url_path, page.title, deck)
 lecture_styles()
 try:
-    page.run()
+    if present.present(deck):  # False for a deck's notes window: the notes without the figure
+        page.run()
 finally:  # also after a page's st.stop()
     finish_run()

@@ -5,12 +5,13 @@ import streamlit as st
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.models import sections, texts
-from posviz.ui.models.settings import ModelsSettings
+from posviz.ui.models.settings import ModelsSettings, follow_model
 from posviz.ui.models.sides import sides
 from posviz.ui.settings import read_settings
 
 s = read_settings(ModelsSettings)
 upload = sections.upload_control()
+follow_model(s, upload)  # a new model opens at its own depth
 lecture = lecture_mode()
 page_header(
     "Real models: position, layer by layer",
@@ -26,11 +27,13 @@ if refused:
 elif upload is not None:
     st.success("Showing your uploaded config.json as the first model.", icon=":material/upload_file:")
 
+positions = {side.position for side in drawn}  # after clipping to each model (an upload may read less)
+at = f"position {positions.pop():,}" if len(positions) == 1 else "position L (each model's own)"
 SECTIONS = (
     ("1 · The model", None, (sections.overview,)),
     ("2 · Every layer", texts.LAYERS, (sections.strip,)),
     ("3 · RoPE per attention kind", texts.ROPE, (sections.rope_table, sections.rope_figures)),
-    (f"4 · What the token at position {s.position:,} attends to", texts.MASKS, (sections.masks,)),
+    (f"4 · What the token at {at} attends to", texts.MASKS, (sections.masks,)),
     ("5 · How far information travels", texts.REACH, (sections.reach,)),
     ("6 · Its own kind of position", texts.FAMILY, (sections.family,)),
 )

@@ -6,6 +6,8 @@ process, and deployments run one process per core), so:
 - **torch runs on one thread.** Its default of one thread per core spins under
   load: backend calls of 4-6 ms took 13-258 ms with two threads on a busy
   2-core server, against the other process or the other session's script.
+- **transformers' config machinery is imported here** (``CONFIG_MAPPING``, ``modeling_rope_utils``
+  and the config classes of the shipped models: ~0.7 s, ~20 MB), so no visitor of /models waits for it.
 - **the import-time heap is frozen** (``gc.freeze``). A full collection walks
   every tracked object: with torch, Plotly and pandas imported that is a few
   hundred thousand objects and ~200 ms of CPU. Objects made by imports never
@@ -44,6 +46,9 @@ def tune_process() -> None:
         import plotly.graph_objects  # noqa: F401
         import torch
 
+        from posviz.encodings.models import preload_readers  # transformers' config machinery (the /models reader)
+
+        preload_readers()  # and the config classes of the shipped models, before the heap is frozen
         torch.set_num_threads(1)
         # The first operation on the "meta" device (posviz sizes Shaw's relations there) imports
         # torch._dynamo and sympy: ~120k more objects, which would otherwise stay in every collection.

@@ -39,10 +39,17 @@ def test_st_html_only_renders_static_css_and_escaped_code():
     calls = {p.relative_to(ROOT).as_posix(): re.findall(r"st\.html\((.*?)\)\n", p.read_text()) for p in SOURCES}
     calls = {p: c for p, c in calls.items() if c}
     code = """f'<pre class="posviz-code"><code>{html.escape(code)}</code></pre>'"""  # short_code: escaped text
-    assert calls == {"posviz/ui/chrome.py": [code, "_FIGURE_PLACEHOLDER_CSS", "_FIGURE_PLACEHOLDER_CSS + _LECTURE_CSS"]}
-    chrome = (ROOT / "posviz/ui/chrome.py").read_text()
-    for name in ("_FIGURE_PLACEHOLDER_CSS", "_LECTURE_CSS"):
-        assert re.search(rf'^{name} = """<style>', chrome, flags=re.M), name  # a literal, no formatting
+    assert calls == {
+        "posviz/ui/chrome.py": [code, "_FIGURE_PLACEHOLDER_CSS", "_FIGURE_PLACEHOLDER_CSS + _LECTURE_CSS"],
+        "posviz/ui/deck/present.py": ['_AUDIENCE_CSS if run.view == "audience" else _DECK_CSS'],
+    }
+    for path, names in (
+        ("posviz/ui/chrome.py", ("_FIGURE_PLACEHOLDER_CSS", "_LECTURE_CSS")),
+        ("posviz/ui/deck/present.py", ("_DECK_CSS", "_AUDIENCE_CSS")),
+    ):
+        text = (ROOT / path).read_text()
+        for name in names:
+            assert re.search(rf'^{name} = """<style>', text, flags=re.M), name  # a literal, no formatting
 
 
 def test_nothing_unpickles():

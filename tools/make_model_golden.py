@@ -6,10 +6,9 @@ sliding when the class only has ``sliding_window``), instantiates the model's ow
 class and runs its forward pass at several sequence lengths (the ``dynamic_rope_update`` path that
 switches LongRoPE's factors), and writes tests/golden/models/<slug>.json.
 
-transformers is not a dependency of posviz; run this from the repository root with the Python of a
-scratch virtual environment outside the repository that has it (the files state the version used):
-    python -m venv SCRATCH && SCRATCH/bin/pip install transformers torch==2.13.0
-    SCRATCH/bin/python tools/make_model_golden.py
+These golden files predate transformers as posviz's reader (pinned in requirements.txt since);
+the configs of 2025-26 and the whole zoo are compared live instead (tools/zoo.py,
+tests/encodings/test_models_zoo.py). Run from the repository root: python tools/make_model_golden.py
 """
 
 from __future__ import annotations

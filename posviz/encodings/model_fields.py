@@ -23,64 +23,15 @@ MAX_LIST = 4096  # longest list read (layer_types, long_factor, ...)
 
 _MISSING = object()
 
-_LLAMA = dict(hidden_size=4096, num_attention_heads=32, num_hidden_layers=32, max_position_embeddings=2048)
-_QWEN = dict(_LLAMA, max_position_embeddings=32768, sliding_window=4096, use_sliding_window=False, max_window_layers=28)
-
 _SEQ2SEQ = dict(
     d_model=1024, encoder_layers=12, decoder_layers=12, encoder_attention_heads=16, max_position_embeddings=1024
 )
 
-# Position-relevant defaults of each transformers config class (read from transformers 5.x).
+# Position-relevant defaults of the config classes posviz still reads field by field: the models
+# without RoPE (learned tables, sinusoidal, T5 buckets, ALiBi). Every RoPE model is read by
+# transformers' own configuration class instead (model_hf).
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "llama": dict(_LLAMA, rope_theta=10000.0),
-    "mistral": dict(_LLAMA, max_position_embeddings=131072, sliding_window=4096, rope_theta=10000.0),
-    "mixtral": dict(_LLAMA, max_position_embeddings=131072, rope_theta=1e6),
-    "qwen2": dict(_QWEN, rope_theta=10000.0),
-    "qwen3": dict(_QWEN, head_dim=128, rope_theta=10000.0),
-    "qwen2_moe": dict(_QWEN, hidden_size=2048, num_attention_heads=16, num_hidden_layers=24, rope_theta=10000.0),
-    "qwen3_moe": dict(_QWEN, hidden_size=2048, num_attention_heads=32, num_hidden_layers=24, rope_theta=10000.0),
-    "gemma": dict(
-        hidden_size=3072, num_attention_heads=16, num_hidden_layers=28, head_dim=256, max_position_embeddings=8192,
-    ),
-    "gemma2": dict(
-        hidden_size=2304, num_attention_heads=8, num_hidden_layers=26, head_dim=256, max_position_embeddings=8192,
-        sliding_window=4096, rope_theta=10000.0,
-    ),
-    "gemma3_text": dict(
-        hidden_size=2304, num_attention_heads=8, num_hidden_layers=26, head_dim=256, max_position_embeddings=131072,
-        sliding_window=4096, sliding_window_pattern=6, rope_theta=1e6, rope_local_base_freq=10000.0,
-    ),
-    "gpt_oss": dict(
-        hidden_size=2880, num_attention_heads=64, num_hidden_layers=36, head_dim=64, max_position_embeddings=131072,
-        sliding_window=128, rope_theta=150000.0,
-    ),
-    "deepseek_v2": dict(_LLAMA, qk_rope_head_dim=64, qk_nope_head_dim=128, rope_theta=10000.0),
-    "deepseek_v3": dict(
-        hidden_size=7168, num_attention_heads=128, num_hidden_layers=61, max_position_embeddings=4096,
-        qk_rope_head_dim=64, qk_nope_head_dim=128, rope_theta=10000.0,
-    ),
-    "phi": dict(_LLAMA, hidden_size=2048, num_hidden_layers=24, partial_rotary_factor=0.5, rope_theta=10000.0),
-    "phi3": dict(
-        hidden_size=3072, num_attention_heads=32, num_hidden_layers=32, max_position_embeddings=4096,
-        original_max_position_embeddings=4096, rope_theta=10000.0,
-    ),
-    "llama4_text": dict(
-        hidden_size=5120, num_attention_heads=40, num_hidden_layers=48, head_dim=128, max_position_embeddings=131072,
-        attention_chunk_size=8192, no_rope_layer_interval=4, rope_theta=500000.0,
-    ),
-    "smollm3": dict(
-        hidden_size=2048, num_attention_heads=16, num_hidden_layers=36, max_position_embeddings=32768,
-        use_sliding_window=False, no_rope_layer_interval=4, rope_theta=2e6,
-    ),
-    "gpt_neox": dict(
-        hidden_size=6144, num_attention_heads=64, num_hidden_layers=44, max_position_embeddings=2048,
-        rotary_pct=0.25, rotary_emb_base=10000.0,
-    ),
     "falcon": dict(hidden_size=4544, num_attention_heads=71, num_hidden_layers=32, max_position_embeddings=2048),
-    "starcoder2": dict(hidden_size=3072, num_attention_heads=24, num_hidden_layers=30, max_position_embeddings=4096),
-    "cohere": dict(hidden_size=8192, num_attention_heads=64, num_hidden_layers=40, max_position_embeddings=8192),
-    "olmo2": dict(_LLAMA),
-    "granite": dict(_LLAMA),
     "gpt2": dict(n_positions=1024, n_embd=768, n_layer=12, n_head=12),
     "bert": dict(hidden_size=768, num_attention_heads=12, num_hidden_layers=12, max_position_embeddings=512),
     "roberta": dict(hidden_size=768, num_attention_heads=12, num_hidden_layers=12, max_position_embeddings=512),

@@ -1,28 +1,25 @@
-"""A real model's RoPE settings per attention kind, read from its config.json as ``transformers`` reads them.
+"""A real model's RoPE settings per layer kind, from the ``rope_parameters`` transformers standardised.
 
-Hugging Face ``RotaryEmbeddingConfigMixin.standardize_rope_params``: the parameters sit in
-``rope_scaling`` (older files) or ``rope_parameters`` (newer), possibly keyed by layer type
-(``full_attention``, ``sliding_attention``); ``rope_type`` was once spelled ``type``; ``rope_theta``
-and ``partial_rotary_factor`` may sit beside them at the top level. Gemma 3 keeps two: its full
-layers use ``rope_theta`` with ``rope_scaling``, its sliding layers ``rope_local_base_freq`` unscaled.
-Two spellings of one fact that disagree are refused rather than silently resolved.
+transformers' configuration class (see model_hf) has already resolved the spellings
+(``rope_scaling`` / ``rope_parameters``, ``type`` / ``rope_type``, top-level ``rope_theta``) into one
+dict per layer kind; this module reads that dict with ``modeling_rope_utils``' semantics
+(``dim = int(head_dim * partial_rotary_factor)``) and computes the frequencies with posviz's own
+readable implementations (rope_scaling, and :func:`proportional_inv_freq` here), tested equal to
+transformers' rotary modules over the whole zoo (tools/zoo.py).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import torch
 
-from posviz.encodings.model_fields import MAX_BASE, MAX_CONTEXT, MAX_FACTOR, Fields, show
+from posviz.encodings.model_fields import MAX_BASE, MAX_CONTEXT, MAX_FACTOR, Fields
 from posviz.encodings.rope import rope_inv_freq
-from posviz.encodings.rope_scaling import ALL_METHODS, mla_head_dims, mla_softmax_scale, rope_scaling, rotary_dim
+from posviz.encodings.rope_scaling import ALL_METHODS, mla_softmax_scale, rope_scaling
 
 MAX_HEAD_DIM = 8192
-KIND_KEYS = {"full": "full_attention", "sliding": "sliding_attention", "chunked": "chunked_attention"}
 SCALED = ("llama3", "yarn", "longrope")  # the types that scale from original_max_position_embeddings
-MLA = ("deepseek_v2", "deepseek_v3")
 
 
 @dataclass(frozen=True)
@@ -39,6 +36,14 @@ class RopeSpec:
     options: tuple[tuple[str, object], ...] = ()  # the method's own options; lists as tuples
     layout: str = "half"  # "half" (rotate_half) or "interleaved" (DeepSeek's rope_interleave)
     softmax_scale_factor: float = 1.0  # DeepSeek's mscale**2 on the softmax scale
+    mla: bool = False  # multi-head latent attention: the rotary part is decoupled from the rest of the head
+
+    @property
+    def turning_pairs(self) -> int:
+        """Pairs that rotate: proportional RoPE keeps ``head_dim / 2`` pairs but turns only the first ones."""
+        if self.rope_type == "proportional":
+            return int(dict(self.options)["partial_rotary_factor"] * self.head_dim // 2)
+        return (self.rotary_dim + 1) // 2
 
     @property
     def not_rotated(self) -> int:
@@ -59,6 +64,13 @@ class RopeSpec:
     def inv_freq(self, seq_len: int | None = None) -> tuple[torch.Tensor, float]:
         """``(inv_freq (rotary_dim/2,) float64, attention_factor)`` at ``seq_len`` (dynamic and longrope use it)."""
         opts = {k: list(v) if isinstance(v, tuple) else v for k, v in self.options}
+        if self.rope_type == "proportional":
+            inv = proportional_inv_freq(
+                self.head_dim, opts["partial_rotary_factor"], base=self.base, factor=self.factor
+            )
+            return inv, 1.0
+        if self.rotary_dim % 2:  # an odd rotary size: only default and linear get here
+            return _inv_freq_odd(self.rotary_dim, self.base) / self.factor, 1.0
         if self.rope_type in ("dynamic", "longrope"):
             opts["seq_len"] = seq_len
         return rope_scaling(
@@ -73,43 +85,41 @@ class RopeSpec:
 
     def default_inv_freq(self) -> torch.Tensor:
         """The unscaled frequencies of the same pairs: (rotary_dim/2,) float64."""
+        if self.rotary_dim % 2:
+            return _inv_freq_odd(self.rotary_dim, self.base)
         return rope_inv_freq(self.rotary_dim, base=self.base)
 
 
-def _one(top: Fields, d: Fields, key: str, top_key: str, number_args: dict) -> float | None:
-    """A value that may sit inside the RoPE dict or at the top level; both given and different is refused."""
-    inner = d.number(key, **number_args) if d.given(key) else None
-    outer = top.number(top_key, **number_args)
-    if inner is not None and top.given(top_key) and not math.isclose(inner, outer, rel_tol=1e-9):
-        raise ValueError(f"{d.name(key)} ({inner:g}) and {top_key} ({outer:g}) disagree: give one of them.")
-    return inner if inner is not None else outer
+def _inv_freq_odd(dim: int, base: float) -> torch.Tensor:
+    """``base ** (-arange(0, dim, 2) / dim)``, also for an odd ``dim`` (a partial factor's int()), as transformers."""
+    return base ** (-torch.arange(0, dim, 2, dtype=torch.float64) / dim)
 
 
-def _rope_type(d: Fields, model_type: str) -> tuple[str, str | None]:
-    new, old = d.text("rope_type"), d.text("type")
-    if new is not None and old is not None and new != old:
-        raise ValueError(f"{d.name('rope_type')} ({new!r}) and {d.name('type')} ({old!r}) disagree.")
-    t = new or old or "default"
-    note = None
-    if t == "su" or (model_type == "phi3" and t == "yarn"):  # Phi-3's older names for longrope
-        note, t = f"{d.name('type')} {t!r} is Phi-3's older name for longrope.", "longrope"
-    elif t == "mrope":  # text tokens carry one position on all three M-RoPE axes: plain RoPE
-        note, t = "mrope (Qwen2-VL) turns text tokens exactly as default RoPE does.", "default"
-    if t not in ALL_METHODS:
-        raise ValueError(f"{d.name('rope_type')} {t!r:.40} is not a RoPE type posviz knows: {', '.join(ALL_METHODS)}.")
-    return t, note
+def proportional_inv_freq(head_dim: int, partial_rotary_factor: float, *, base: float, factor: float = 1.0):
+    """Proportional RoPE (Gemma 4's global layers), ``modeling_rope_utils._compute_proportional_rope_parameters``.
+
+    Only the first ``int(partial_rotary_factor * head_dim // 2)`` pairs rotate, with the exponent
+    running over the whole ``head_dim`` (so they turn exactly as in a full-width head); the other
+    pairs get frequency 0: they never turn, yet keep their place in the head.
+
+    Returns:
+        (head_dim // 2,) float64, zeros after the rotating pairs, divided by ``factor``.
+    """
+    angles = int(partial_rotary_factor * head_dim // 2)
+    rotated = base ** (-torch.arange(0, 2 * angles, 2, dtype=torch.float64) / head_dim)  # (angles,)
+    return torch.cat([rotated, torch.zeros(head_dim // 2 - angles, dtype=torch.float64)]) / factor
 
 
-def _options(d: Fields, t: str, pairs: int) -> dict:
+def _options(d: Fields, t: str, pairs: int, truncate: bool) -> dict:
     pos = dict(lo=0.0, hi=MAX_FACTOR, above=True)
     if t == "yarn":
         return dict(
-            beta_fast=d.number("beta_fast", **pos),
-            beta_slow=d.number("beta_slow", **pos),
+            beta_fast=d.number("beta_fast", lo=0.0, hi=MAX_FACTOR) or 32.0,
+            beta_slow=d.number("beta_slow", lo=0.0, hi=MAX_FACTOR) or 1.0,
             mscale=d.number("mscale", lo=0.0, hi=MAX_FACTOR),
             mscale_all_dim=d.number("mscale_all_dim", lo=0.0, hi=MAX_FACTOR),
             attention_factor=d.number("attention_factor", **pos),
-            truncate=d.flag("truncate", True),
+            truncate=truncate,
         )
     if t == "llama3":
         for key in ("low_freq_factor", "high_freq_factor"):
@@ -128,110 +138,65 @@ def _options(d: Fields, t: str, pairs: int) -> dict:
     return {}
 
 
-def _head(top: Fields, d: Fields, model_type: str) -> tuple[int, int]:
-    """``(head_dim, rotary_dim)``: partial rotary factor, GPT-NeoX's rotary_pct, or MLA's decoupled part."""
-    if model_type in MLA:
-        rope = top.integer("qk_rope_head_dim", lo=2, hi=MAX_HEAD_DIM)
-        nope = top.integer("qk_nope_head_dim", lo=0, hi=MAX_HEAD_DIM)
-        rotary, _, qk = mla_head_dims(nope, rope)
-        return qk, rotary
-    heads = top.integer("num_attention_heads", lo=1, hi=4096)
-    head_dim = top.integer("head_dim", None, lo=2, hi=MAX_HEAD_DIM)
-    if head_dim is None:
-        head_dim = top.integer("hidden_size", lo=heads, hi=2**20) // heads
-        if not 2 <= head_dim <= MAX_HEAD_DIM:
-            raise ValueError(f"hidden_size / num_attention_heads gives head_dim {head_dim}: it must lie in [2, 8192].")
-    frac = dict(lo=0.0, hi=1.0, above=True)
-    if model_type == "gpt_neox":
-        partial = _one(top, d, "partial_rotary_factor", "rotary_pct", frac)
-    else:
-        partial = _one(top, d, "partial_rotary_factor", "partial_rotary_factor", frac)
-    try:
-        return head_dim, rotary_dim(head_dim, 1.0 if partial is None else partial)
-    except ValueError as e:
-        raise ValueError(f"partial_rotary_factor: {e}") from e
+@dataclass(frozen=True)
+class Head:
+    """The width of one layer kind's query/key heads, as the transformers config gives it."""
+
+    head_dim: int  # what the RoPE functions read: ``head_dim``, else hidden_size // num_attention_heads
+    qk_head_dim: int  # a query's width: head_dim, or MLA's qk_nope_head_dim + qk_rope_head_dim
+    interleaved: bool = False  # pairs (0, 1), (2, 3), ...: DeepSeek's rope_interleave, Cohere's repeat_interleave
+    mla: bool = False  # latent attention (kv_lora_rank): the rotary part is a decoupled slice of the head
 
 
-def rope_spec(top: Fields, d: Fields, model_type: str, *, max_position: int, theta_key: str = "rope_theta") -> RopeSpec:
-    """One attention kind's :class:`RopeSpec` from its RoPE dict ``d`` and the config's top level ``top``."""
-    t, _ = _rope_type(d, model_type)
-    base_key = "rotary_emb_base" if model_type == "gpt_neox" else theta_key
-    base = _one(top, d, "rope_theta", base_key, dict(lo=1.0, hi=MAX_BASE, above=True))
-    base = 10000.0 if base is None else base
-    head_dim, rdim = _head(top, d, model_type)
+def rope_spec(d: Fields, head: Head, model_type: str, *, max_position: int, truncate: bool = True) -> RopeSpec:
+    """One layer kind's :class:`RopeSpec` from its standardised ``rope_parameters`` dict ``d`` (transformers').
+
+    The semantics of ``modeling_rope_utils``: ``rope_theta`` and ``partial_rotary_factor`` inside the
+    dict, ``dim = int(head_dim * partial_rotary_factor)``; dynamic scales from
+    ``max_position_embeddings``, yarn / llama3 / longrope from ``original_max_position_embeddings``.
+    """
+    t = d.text("rope_type", "default")
+    if t not in (*ALL_METHODS, "proportional"):
+        raise ValueError(f"{d.name('rope_type')} {t!r:.40} is not a RoPE type transformers 5.23 has.")
+    base = d.number("rope_theta", 10000.0, lo=1.0, hi=MAX_BASE, above=True)
+    partial = d.number("partial_rotary_factor", 1.0, lo=0.0, hi=1.0, above=True)
+    if head.head_dim < 2 or head.head_dim > MAX_HEAD_DIM:
+        raise ValueError(f"head_dim must lie in [2, {MAX_HEAD_DIM}], got {head.head_dim}.")
+    rdim = head.head_dim if t == "proportional" else int(head.head_dim * partial)
+    if rdim < 2:
+        raise ValueError(f"{d.name('partial_rotary_factor')}: gives {rdim} rotary components.")
     ctx = dict(lo=1, hi=MAX_CONTEXT, cap="2^30 tokens at most")
     big_l = max_position
     if t in SCALED:
-        inner = d.integer("original_max_position_embeddings", None, **ctx)
-        outer = top.integer("original_max_position_embeddings", None, **ctx)
-        if inner is not None and top.given("original_max_position_embeddings") and inner != outer:
-            raise ValueError(
-                f"{d.name('original_max_position_embeddings')} ({inner}) and original_max_position_embeddings "
-                f"({outer}) disagree: give one of them."
-            )
-        big_l = outer if model_type == "phi3" and outer is not None else (inner or max_position)
-    factor = d.number("factor", None, lo=1.0, hi=MAX_FACTOR)
-    if factor is None and t not in ("default", "longrope"):
+        big_l = d.integer("original_max_position_embeddings", max_position, **ctx)
+    factor = d.number("factor", None, lo=1.0 if t != "proportional" else 0.0, hi=MAX_FACTOR, above=t == "proportional")
+    if factor is None and t not in ("default", "longrope", "yarn", "proportional"):
         raise ValueError(f"{t} scaling needs {d.name('factor')} (how many times longer the new context is).")
     if factor is None:
-        factor = max(1.0, max_position / big_l) if t == "longrope" else 1.0
-    opts = _options(d, t, rdim // 2)
-    interleaved = model_type == "deepseek_v2" or (model_type == "deepseek_v3" and top.flag("rope_interleave", True))
+        factor = max(1.0, max_position / big_l) if t in ("longrope", "yarn") else 1.0
+    if rdim % 2 and t not in ("default", "linear"):
+        raise ValueError(f"{d.name('partial_rotary_factor')}: {t} RoPE needs an even rotary size, got {rdim}.")
+    opts = _options(d, t, (rdim + 1) // 2, truncate)
+    if t == "proportional":
+        opts = {"partial_rotary_factor": partial}
     softmax = 1.0
-    if model_type in MLA and t == "yarn":
+    if head.qk_head_dim != head.head_dim and t == "yarn":  # MLA: the length correction on the softmax scale
         softmax = mla_softmax_scale(1, factor=factor, mscale_all_dim=opts["mscale_all_dim"])
     spec = RopeSpec(
         rope_type=t,
         base=base,
-        head_dim=head_dim,
+        head_dim=head.qk_head_dim,
         rotary_dim=rdim,
         factor=factor,
         original_max_position=big_l,
         max_position=max_position,
         options=tuple(sorted(opts.items())),
-        layout="interleaved" if interleaved else "half",
+        layout="interleaved" if head.interleaved else "half",
         softmax_scale_factor=softmax,
+        mla=head.mla,
     )
     try:
         spec.inv_freq()  # every rule rope_scaling checks, now, with the field named
     except ValueError as e:
-        raise ValueError(f"{d.where.rstrip('.') or 'RoPE'}: {e}") from e
+        raise ValueError(f"{d.where.rstrip('.') or 'rope_parameters'}: {e}") from e
     return spec
-
-
-def rope_dicts(top: Fields, model_type: str, kinds: set[str]) -> tuple[dict[str, Fields | None], list[str]]:
-    """The RoPE dict of each attention kind (None: that kind has no RoPE), and notes.
-
-    Returns:
-        ``({kind: Fields or None}, notes)`` for every kind in ``kinds``.
-    """
-    scaling, params = top.raw("rope_scaling"), top.raw("rope_parameters")
-    for key, value in (("rope_scaling", scaling), ("rope_parameters", params)):
-        if value is not None and not isinstance(value, dict):
-            raise ValueError(f"{key} must be a JSON object or null, got {show(value)}.")
-    notes = []
-    if model_type == "gemma3_text":  # Gemma3TextConfig.convert_rope_params_to_dict
-        params = params or {}
-        full = dict(params.get("full_attention") or {"rope_type": "default"}, **(scaling or {}))
-        sliding = dict(params.get("sliding_attention") or {"rope_type": "default"})
-        where = "rope_scaling." if scaling else "rope_parameters.full_attention."
-        return {
-            "full": Fields(full, where),
-            "sliding": Fields(sliding, "rope_parameters.sliding_attention."),
-            "chunked": Fields({}, ""),
-        }, notes
-    if scaling and params and scaling != params:
-        raise ValueError("rope_scaling and rope_parameters are both given and disagree: give one of them.")
-    chosen, where = (scaling, "rope_scaling") if scaling else (params or {}, "rope_parameters")
-    nested = [key for key in chosen if key in KIND_KEYS.values()]
-    if not nested:
-        return {kind: Fields(chosen, f"{where}.") for kind in kinds}, notes
-    out = {}
-    for kind in kinds:
-        key = KIND_KEYS[kind]
-        if key not in chosen:
-            raise ValueError(f"{where} is keyed by layer type but has no entry for {key}.")
-        out[kind] = None if chosen[key] is None else Fields(chosen[key], f"{where}.{key}.")
-        if chosen[key] is None:
-            notes.append(f"{where}.{key} is null: those layers use no position encoding (NoPE).")
-    return out, notes

@@ -26,8 +26,21 @@ from pathlib import Path
 import torch
 
 from posviz.encodings.model_fields import DEFAULTS, MAX_CONTEXT, MAX_HEADS, MAX_LAYERS, Fields, show
-from posviz.encodings.model_layers import Layer, derive_layers
-from posviz.encodings.model_rope import RopeSpec, rope_dicts, rope_spec
+from posviz.encodings.model_hf import (
+    KINDS,
+    NO_POSITION,
+    RULE_OF,
+    attr,
+    hf_config,
+    layer_kinds,
+    preload,
+    rope_key,
+    uses_rope,
+)
+from posviz.encodings.model_layers import Layer
+from posviz.encodings.model_rope import MAX_HEAD_DIM, Head, RopeSpec, rope_spec
+
+INTERLEAVED = ("cohere", "cohere2", "cohere2_moe", "deepseek_v2")  # modeling code pairs (0, 1), (2, 3), ...
 
 FAMILIES = ("learned", "sinusoidal", "t5", "alibi", "rope", "nope-hybrid")
 LEARNED = {"gpt2": "n_positions", "bert": "max_position_embeddings", "roberta": "max_position_embeddings"}
@@ -86,9 +99,9 @@ class ModelPositions:
 
     @property
     def kinds(self) -> tuple[str, ...]:
-        """The attention kinds present, in the order full, sliding, chunked."""
+        """The layer kinds present, in the order of :data:`model_hf.KINDS` (full, sliding, chunked, ...)."""
         present = {layer.attention for layer in self.layers}
-        return tuple(k for k in ("full", "sliding", "chunked") if k in present)
+        return tuple(k for k in KINDS if k in present)
 
     def rope_spec(self, attention: str) -> RopeSpec:
         specs = dict(self.ropes)
@@ -201,33 +214,104 @@ def _alibi(f: Fields, model_type: str) -> ModelPositions:
                           f.integer("max_seq_len", **_CTX), alibi=AlibiFacts(heads, bias_max), notes=notes)  # fmt: skip
 
 
-def _rope(f: Fields, model_type: str) -> ModelPositions:
-    num_layers = f.integer("num_hidden_layers", **_LAYERS)
-    heads = f.integer("num_attention_heads", **_HEADS)
-    max_position = f.integer("max_position_embeddings", 2048, **_CTX)
-    layers, notes = derive_layers(f, model_type, num_layers, max_position)
-    kinds = {layer.attention for layer in layers if layer.rope}
-    dicts, more = rope_dicts(f, model_type, kinds)
-    notes += more
-    specs = {}
-    for kind in sorted(kinds, key=("full", "sliding", "chunked").index):
-        if dicts[kind] is None:
+def _integer(value: object, name: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{name} must be a whole number in [{lo}, {hi:,}], got {show(value)}.")
+    return value
+
+
+def _window(text: object, kind: str, layer: int) -> int | None:
+    """The tokens one layer reaches back: a sliding window, a chunk, a convolution's kernel; None for all."""
+    keys = {
+        "sliding": ("sliding_window",),
+        "hybrid_sliding": ("sliding_window",),
+        "reference_sliding": ("sliding_window",),
+        "chunked": ("attention_chunk_size",),
+        "conv": ("conv_L_cache", "conv_kernel_size", "linear_conv_kernel_dim"),
+    }.get(kind, ())
+    for key in keys:
+        value = attr(text, key, layer)
+        if value is not None:
+            return _integer(value, key, 1, MAX_CONTEXT)
+    if keys and kind != "conv":
+        raise ValueError(f"layer_types has {kind} layers, but no {keys[0]} is in force.")
+    return None
+
+
+def _head(text: object, layer: int, model_type: str) -> Head:
+    heads = _integer(attr(text, "num_attention_heads", layer), "num_attention_heads", 1, MAX_HEADS)
+    head_dim = attr(text, "head_dim", layer)
+    if head_dim is None:
+        head_dim = _integer(attr(text, "hidden_size", layer), "hidden_size", 1, 2**24) // heads
+    head_dim = _integer(head_dim, "head_dim", 1, MAX_HEAD_DIM)
+    nope, rope = attr(text, "qk_nope_head_dim", layer), attr(text, "qk_rope_head_dim", layer)
+    qk = nope + rope if isinstance(nope, int) and isinstance(rope, int) and rope == head_dim else head_dim
+    interleaved = bool(attr(text, "rope_interleave", layer, default=False)) or model_type in INTERLEAVED
+    return Head(head_dim, qk, interleaved, mla=attr(text, "kv_lora_rank", layer) is not None)
+
+
+def _rope(config: dict, model_type: str) -> ModelPositions:
+    text, notes = hf_config(config, model_type)
+    text_type = attr(text, "model_type", default=model_type) or model_type
+    kinds = layer_kinds(text, text_type)
+    max_position = _integer(
+        attr(text, "max_position_embeddings", default=2048), "max_position_embeddings", 1, MAX_CONTEXT
+    )
+    params = attr(text, "rope_parameters")
+    if params is not None and not isinstance(params, dict):
+        raise ValueError(f"rope_parameters must be a JSON object or null, got {show(params)}.")
+    truncate = params.get("truncate", True) if params else True  # transformers reads it at the top level
+    specs: dict[str, RopeSpec] = {}
+    for kind in dict.fromkeys(kinds):
+        if not uses_rope(text, kind, text_type, params):
             continue
-        theta_key = "rope_local_base_freq" if model_type == "gemma3_text" and kind == "sliding" else "rope_theta"
-        specs[kind] = rope_spec(f, dicts[kind], model_type, max_position=max_position, theta_key=theta_key)
-    layers = tuple(Layer(x.attention, x.window, x.rope and x.attention in specs) for x in layers)
-    if model_type not in DEFAULTS:
-        notes.append(f"model_type {model_type or '(none)'!r:.40} is not in posviz's table: read as a RoPE decoder.")
-    if model_type == "llama4_text" and f.flag("attn_temperature_tuning", True) and not all(x.rope for x in layers):
-        scale = f.number("attn_scale", 0.1, lo=0.0, hi=1e3)
-        floor = f.integer("floor_scale", 8192, **_CTX)
+        key = rope_key(params, kind, text_type)
+        d = params if key is None else params.get(key)
+        if d is None:
+            notes.append(f"rope_parameters has no entry for {kind} layers: they use no position encoding (NoPE).")
+            continue
+        where = "rope_parameters." if key is None else f"rope_parameters.{key}."
+        head = _head(text, kinds.index(kind), text_type)
+        specs[kind] = rope_spec(Fields(d, where), head, text_type, max_position=max_position, truncate=truncate)
+    flags = attr(text, "no_rope_layers")  # Llama 4, SmolLM3: 1 = RoPE, 0 = NoPE, per layer
+    if flags is not None and (
+        not isinstance(flags, list | tuple) or len(flags) != len(kinds) or any(x not in (0, 1) for x in flags)
+    ):
+        raise ValueError(f"no_rope_layers must hold one 0 (NoPE) or 1 (RoPE) per layer ({len(kinds)}).")
+    layers, ropes = [], {}
+    windows = {kind: _window(text, kind, kinds.index(kind)) for kind in dict.fromkeys(kinds)}  # one per kind
+    for i, kind in enumerate(kinds):
+        window = windows[kind]
+        shown = kind
+        if kind in ("sliding", "chunked") and window >= max_position:
+            note = f"the {kind} window ({window:,}) covers the whole context ({max_position:,}): full in effect."
+            notes.append(note) if note not in notes else None
+            shown, window = "full", None
+        rope = kind in specs and (flags is None or bool(flags[i]))
+        if rope:
+            if shown in ropes and ropes[shown] != specs[kind]:
+                raise ValueError(f"{kind} layers and full layers turn differently, yet all of them attend fully.")
+            ropes[shown] = specs[kind]
+        layers.append(Layer(shown, window, rope=rope))
+    specs = ropes
+    for kind in dict.fromkeys(kinds):
+        if kind in NO_POSITION:
+            notes.append(f"{kind} layers: {NO_POSITION[kind]}")
+    tuning = attr(text, "attn_temperature_tuning", default=True)
+    if text_type == "llama4_text" and tuning and not all(x.rope for x in layers):
+        scale, floor = attr(text, "attn_scale", default=0.1), attr(text, "floor_scale", default=8192)
         notes.append(
             f"NoPE layers scale queries by log(floor((i + 1) / {floor}) + 1) * {scale:g} + 1: "
             "sharper attention far into a long context."
         )
-    family = "rope" if all(x.rope for x in layers) else "nope-hybrid"
-    return ModelPositions(model_type, family, layers, heads, max_position, ropes=tuple(specs.items()),
-                          notes=tuple(notes))  # fmt: skip
+    rule = RULE_OF.get(text_type)
+    if rule is not None and not rule.slides_all:
+        notes.append(f"transformers' {text_type} modeling code: {rule.says}.")
+    heads = attr(text, "num_attention_heads", 0) or attr(text, "num_attention_heads", default=1)
+    family = "rope" if layers and all(x.rope for x in layers) else "nope-hybrid"
+    ordered = tuple((k, specs[k]) for k in KINDS if k in specs)
+    return ModelPositions(text_type, family, tuple(layers), _integer(heads, "num_attention_heads", 1, MAX_HEADS),
+                          max_position, ropes=ordered, notes=tuple(notes))  # fmt: skip
 
 
 def model_positions(config: dict) -> ModelPositions:
@@ -251,7 +335,7 @@ def model_positions(config: dict) -> ModelPositions:
                               alibi=AlibiFacts(heads, 8.0))  # fmt: skip
     if model_type == "mpt":
         raise ValueError("an MPT config needs attn_config (with alibi true).")
-    return _rope(f, model_type)
+    return _rope(config, Fields(config).text("model_type") or "")
 
 
 def read_config(text: str | bytes) -> dict:
@@ -267,6 +351,17 @@ def read_config(text: str | bytes) -> dict:
     return data
 
 
+def preload_readers() -> None:
+    """Import transformers' config classes of every shipped model now: called once per process at server start."""
+    types = set()
+    for config in shipped_models().values():
+        types.add(config.get("model_type", ""))
+        if isinstance(config.get("text_config"), dict):
+            types.add(config["text_config"].get("model_type", ""))
+    preload(types)
+
+
 def shipped_models() -> dict[str, dict]:
     """The configs that ship with posviz: slug -> config dict (with ``_model_id`` and ``_source``), by slug."""
-    return {p.stem: read_config(p.read_text(encoding="utf-8")) for p in sorted(CONFIG_DIR.glob("*.json"))}
+    paths = sorted(CONFIG_DIR.glob("*.json"), key=lambda p: p.stem)
+    return {p.stem: read_config(p.read_text(encoding="utf-8")) for p in paths}

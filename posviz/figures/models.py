@@ -13,14 +13,20 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from posviz.encodings.model_hf import KINDS
 from posviz.encodings.model_layers import Layer
 from posviz.figures.common import MASK_COLOR, as_array, compact, finish, look, number, sample_note, subtitle_lines
 
 TWO_PI = 2 * np.pi
 # Okabe-Ito, colourblind-safe: one colour per attention kind, and the position-encoding row.
 KIND_COLORS = {"full": "#0072B2", "sliding": "#E69F00", "chunked": "#009E73"}
+KIND_COLORS |= {  # kinds of 2025-26 (Tol's muted scheme, also colourblind-safe); no attention position: earthy
+    "indexed": "#56B4E9", "minimax_m3_sparse": "#56B4E9", "compressed_sparse": "#332288",
+    "heavily_compressed": "#117733", "hybrid": "#882255", "hybrid_sliding": "#AA4499", "reference_sliding": "#E69F00",
+    "window": "#009E73", "linear": "#44AA99", "conv": "#999933", "mlp": "#AAAAAA", "moe": "#888888",
+}  # fmt: skip
 ROPE_COLORS = {True: "#CC79A7", False: "#DDDDDD"}
-CATEGORIES = ("full", "sliding", "chunked", "RoPE", "NoPE")  # z codes 0..4 of the strip
+CATEGORIES = (*KINDS, "RoPE", "NoPE")  # z codes of the strip
 SCALED, DEFAULT, SLOW = "#D55E00", "#7f7f7f", "#D55E00"
 TEXT_CELLS = 32  # write each layer's window in its cell up to this many layers
 
@@ -31,9 +37,9 @@ def _short(n: int) -> str:
 
 
 def _label(layer: Layer) -> str:
-    if layer.attention == "full":
-        return "full"
-    return f"{layer.attention} ({_short(layer.window)})"
+    if layer.window is None:
+        return layer.attention.replace("_", " ")
+    return f"{layer.attention.replace('_', ' ')} ({_short(layer.window)})"
 
 
 def _direction(layer: Layer) -> str:
@@ -41,13 +47,7 @@ def _direction(layer: Layer) -> str:
 
 
 def _discrete_scale() -> list:
-    colors = [
-        KIND_COLORS["full"],
-        KIND_COLORS["sliding"],
-        KIND_COLORS["chunked"],
-        ROPE_COLORS[True],
-        ROPE_COLORS[False],
-    ]
+    colors = [KIND_COLORS[k] for k in KINDS] + [ROPE_COLORS[True], ROPE_COLORS[False]]
     n = len(colors)
     scale = []
     for i, c in enumerate(colors):
@@ -67,8 +67,11 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
     """
     lk = look(lecture)
     n = len(layers)
-    kind_code = {k: i for i, k in enumerate(("full", "sliding", "chunked"))}
-    z = np.array([[kind_code[x.attention] for x in layers], [3 if x.rope else 4 for x in layers]], dtype=np.int8)
+    kind_code = {k: i for i, k in enumerate(KINDS)}
+    rope, nope_code = len(KINDS), len(KINDS) + 1
+    z = np.array(
+        [[kind_code[x.attention] for x in layers], [rope if x.rope else nope_code for x in layers]], dtype=np.int8
+    )
     x = np.arange(1, n + 1, dtype=np.int16)
     hover = [
         [f"layer {i + 1} ({x_.stack})<br>{_label(x_)} attention{_direction(x_)}" for i, x_ in enumerate(layers)],
@@ -86,7 +89,7 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
             hovertemplate="%{customdata}<extra></extra>",
             colorscale=_discrete_scale(),
             zmin=-0.5,
-            zmax=4.5,
+            zmax=len(CATEGORIES) - 0.5,
             showscale=False,
             xgap=2 if n <= 80 else 0,
             ygap=4,
@@ -94,7 +97,7 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
             texttemplate="%{text}" if text else None,
         )
     )
-    present = sorted({(x_.attention, x_.window) for x_ in layers}, key=lambda a: kind_code[a[0]])
+    present = sorted({(x_.attention, x_.window) for x_ in layers}, key=lambda a: (kind_code[a[0]], a[1] or 0))
     legend = [
         (f"{_label(Layer(a, w, True))}: {sum(1 for l_ in layers if l_.attention == a)} layers", KIND_COLORS[a])
         for a, w in present
@@ -124,9 +127,7 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
     fig.update_yaxes(showgrid=False, zeroline=False, autorange="reversed")
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.35, x=0), plot_bgcolor="white")
     kinds = ", ".join(
-        f"{sum(1 for l_ in layers if l_.attention == a)} {a}"
-        for a in ("full", "sliding", "chunked")
-        if any(l_.attention == a for l_ in layers)
+        f"{sum(1 for l_ in layers if l_.attention == a)} {a}" for a in KINDS if any(l_.attention == a for l_ in layers)
     )
     return finish(
         fig,
@@ -175,6 +176,9 @@ def inv_freq_figure(
         other: optional (pairs,) second set (LongRoPE's other factors), named ``other_name``.
     """
     lk = look(lecture)
+    inv = as_array(inv_freq).astype(np.float64)
+    still = inv == 0  # proportional RoPE: pairs that keep their place in the head but never turn
+    inv_freq = np.where(still, np.nan, inv)  # a log axis has no 0: those pairs are left out and counted
     fig = go.Figure()
     fig.add_trace(
         _pairs_trace(
@@ -186,16 +190,16 @@ def inv_freq_figure(
     fig.add_trace(
         _pairs_trace(inv_freq, name=f"{method} (this model)", color=SCALED, dash=None, width=lk.line, hover="θ_k")
     )
-    ratio = as_array(inv_freq).astype(np.float64) / as_array(default_inv_freq).astype(np.float64)
+    ratio = (inv / as_array(default_inv_freq).astype(np.float64))[~still]  # (turning pairs,)
     changed = int(np.sum(~np.isclose(ratio, 1.0, rtol=1e-9)))
+    said = f"{changed} of {len(inv)} pairs changed; slowest turning pair divided by {number(1 / ratio[-1], 3)}"
+    if still.any():
+        said = f"{len(ratio)} of {len(inv)} pairs turn, as in a full-width head; {int(still.sum())} never turn (θ = 0)"
     _pairs_axes(fig, "inv_freq θ_k, radians per token (log)")
     return finish(
         fig,
         title=f"{model}, {attention} layers: inv_freq per pair, {method} against unscaled RoPE",
-        subtitle=subtitle_lines(
-            f"{changed} of {len(ratio)} pairs changed; slowest pair divided by {number(1 / ratio[-1], 3)}",
-            "log scale: equal steps are equal ratios",
-        ),
+        subtitle=subtitle_lines(said, "log scale: equal steps are equal ratios"),
         lecture=lecture,
     )
 
@@ -215,9 +219,11 @@ def wavelength_figure(
     A pair whose wavelength exceeds the extended context never completes a turn inside it (marked).
     """
     lk = look(lecture)
-    wave = TWO_PI / as_array(inv_freq).astype(np.float64)
+    inv = as_array(inv_freq).astype(np.float64)
+    still = inv == 0  # proportional RoPE's pairs that never turn: no wavelength
+    wave = TWO_PI / np.where(still, np.nan, inv)
     wave0 = TWO_PI / as_array(default_inv_freq).astype(np.float64)
-    slow = wave > extended
+    slow = np.nan_to_num(wave, nan=0.0) > extended
     fig = go.Figure()
     fig.add_trace(_pairs_trace(wave0, name="unscaled", color=DEFAULT, dash="dot", width=lk.line, hover="wavelength"))
     fig.add_trace(_pairs_trace(wave, name="this model", color=SCALED, dash=None, width=lk.line, hover="wavelength"))
@@ -233,24 +239,30 @@ def wavelength_figure(
                 hovertemplate="pair k = %{x}<br>wavelength = %{y:.4g} tokens<extra>never completes a turn</extra>",
             )
         )
-    for value, name, dash in ((trained, "trained", "dash"), (extended, "extended", "solid")):
+    lines = [(extended, "extended context", "solid", "bottom"), (trained, "trained context", "dash", "top")]
+    if trained == extended:  # one line, one label (two labels on one line overlap)
+        lines = [(extended, "trained = extended context", "solid", "bottom")]
+    for value, name, dash, side in lines:  # extended labelled above its line, trained below: never on each other
         if value:
             fig.add_hline(y=value, line=dict(color="#333", dash=dash, width=lk.line / 2))
             fig.add_annotation(
                 x=1.0,
                 xref="paper",
                 y=float(np.log10(value)),
-                text=f"{name} context {value:,}",
+                text=f"{name} {value:,}",
                 showarrow=False,
                 xanchor="right",
-                yanchor="bottom",
+                yanchor=side,
                 font_size=lk.font - 2,
             )
     _pairs_axes(fig, "wavelength 2π / θ_k, tokens (log)")
+    said = f"{int(slow.sum())} of {len(wave)} pairs never complete a turn within {extended:,} tokens"
+    if still.any():
+        said += f"; {int(still.sum())} never turn at all (θ = 0)"
     return finish(
         fig,
         title=f"{model}, {attention} layers: wavelength of each pair against the context",
-        subtitle=f"{int(slow.sum())} of {len(wave)} pairs never complete a turn within {extended:,} tokens",
+        subtitle=said,
         lecture=lecture,
     )
 
@@ -298,6 +310,7 @@ def reach_figure(
         text=f"all {position:,} earlier tokens",
         showarrow=False,
         xanchor="left",
+        xshift=lk.font // 2,  # clear of the y axis line
         yanchor="bottom",
         font_size=lk.font - 2,
     )

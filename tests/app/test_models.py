@@ -10,6 +10,7 @@ import warnings as _warnings
 import numpy as np
 import pytest
 
+from posviz.encodings.model_hf import KINDS
 from posviz.encodings.model_layers import reach_curve
 from posviz.encodings.models import CONFIG_DIR, model_positions, shipped_models
 from posviz.figures.layout import CHAR_EM, TITLE_PAD, look
@@ -91,9 +92,8 @@ def test_every_shipped_model_opens_and_draws_its_charts(slug):
     strip = chart(at, "models_a_strip")
     z = array(strip.spec["data"][0]["z"])
     assert z.shape == (2, mp.num_layers)
-    codes = {"full": 0, "sliding": 1, "chunked": 2}
-    np.testing.assert_array_equal(z[0], [codes[x.attention] for x in mp.layers])
-    np.testing.assert_array_equal(z[1], [3 if x.rope else 4 for x in mp.layers])
+    np.testing.assert_array_equal(z[0], [KINDS.index(x.attention) for x in mp.layers])
+    np.testing.assert_array_equal(z[1], [len(KINDS) if x.rope else len(KINDS) + 1 for x in mp.layers])
     reach = chart(at, "models_a_reach")
     np.testing.assert_array_equal(array(reach.spec["data"][0]["y"]), reach_curve(mp.layers, position))
 
@@ -257,14 +257,23 @@ def test_an_uploaded_name_is_cleaned():
 # ---------------------------------------------------------------- links to the scheme pages and lecture mode
 
 
-@pytest.mark.parametrize("slug", ["llama-3.1-8b", "gpt-oss-20b", "deepseek-v3", "t5-base", "bloom", "opus-mt-en-de"])
+@pytest.mark.parametrize(
+    "slug",
+    ["llama-3.1-8b", "gpt-oss-20b", "deepseek-v3", "t5-base", "bloom", "opus-mt-en-de", "gemma-4", "mistral-small-4"],
+)
 def test_links_open_the_scheme_page_with_the_models_settings(slug):
     mp = model_positions(CONFIGS[slug])
     for _, path, params, left in page_links(mp):
         assert not left
         at = open_page(f"pages/{path}.py", **params)
         assert not at.exception and not warnings(at), (path, params, warnings(at))
+        if path == "rope":  # the scaling section opens, drawn with the model's values
+            assert params["show_scaling"] == "true" and any("scal" in c.key for c in charts(at)), [
+                c.key for c in charts(at)
+            ]
         for key, raw in params.items():
+            if key.startswith("show_"):
+                continue
             value = value_of(at, key)
             if isinstance(value, bool):
                 assert value == (raw == "true"), key
@@ -301,3 +310,17 @@ def test_nothing_is_computed_in_the_page_for_a_huge_context():
     assert_healthy(at)
     assert sum(c.size for c in charts(at)) < 1_000_000
     assert "position 10,485,759" in exactly(at, "fig_models_a_masks").title
+
+
+def test_a_new_model_opens_at_its_own_depth():
+    """Changing the model (or uploading) does not keep the last model's layers n."""
+    at = open_models(model="gpt2", layers="6")
+    assert value_of(at, "layers") == 6
+    at.selectbox(key="model").set_value("deepseek-v3").run()
+    assert not at.exception
+    assert value_of(at, "layers") == 61
+    at.slider(key="layers").set_value(10).run()
+    assert value_of(at, "layers") == 10  # moving the slider itself is kept
+    upload(at, json.dumps(dict(CONFIGS["llama-3.2-1b"])).encode())
+    at.run()
+    assert value_of(at, "layers") == 61  # the bound (the upload's 16 layers are drawn: sides clip)

@@ -39,7 +39,7 @@ def test_strip_of_61_layers():
     z = np.asarray(heat.z)
     assert z.shape == (2, 61) and z.dtype == np.int8
     assert heat.x.dtype == np.int16 and list(heat.x[[0, -1]]) == [1, 61]
-    assert set(z[0]) == {0} and set(z[1]) == {3}  # every layer full, every layer RoPE
+    assert set(z[0]) == {CATEGORIES.index("full")} and set(z[1]) == {CATEGORIES.index("RoPE")}  # all full, all RoPE
     assert "61 layers" in fig.layout.title.text
     assert legend_names(fig) == ["full: 61 layers", "RoPE: 61 layers"]
     assert heat.texttemplate is None  # too many layers to write in

@@ -38,6 +38,7 @@ def rope_params(spec: RopeSpec) -> tuple[Params, list[str]]:
     """The RoPE page with this attention kind's RoPE: rotary dims, base, layout, method and its options."""
     method = spec.rope_type if spec.rope_type in METHODS else "default"
     params: dict = {"dim": spec.rotary_dim, "base": spec.base, "layout": spec.layout, "method": method}
+    params["show_scaling"] = "true"  # the RoPE page's scaling section, open, drawn with these values
     params["seq_len"] = min(spec.extended_context, MAX_CURVE_LEN)
     if method != "default":
         params["factor"] = spec.factor

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from posviz.encodings.model_hf import NO_POSITION
 from posviz.encodings.model_rope import RopeSpec
 from posviz.encodings.models import ModelPositions
 from posviz.encodings.t5 import t5_max_exact
@@ -41,7 +42,10 @@ def _scaling(spec: RopeSpec) -> str | None:
             f"{fast:,.0f} tokens are kept, pairs slower than {slow:,.0f} are divided by {f:g}, the ones between blended"
         )
     if t == "yarn":
-        return f"YaRN ×{f:g} reads {ext:,} tokens after training at {big_l:,}, slowing only the slow pairs"
+        return (
+            f"YaRN ×{f:g} reads {ext:,} tokens after training at {big_l:,} ({f:g} × {big_l:,}), "
+            "slowing only the slow pairs"
+        )
     if t == "longrope":
         return f"LongRoPE switches from short to long per-pair factors once the input passes {big_l:,} tokens"
     if t == "linear":
@@ -54,10 +58,25 @@ def _scaling(spec: RopeSpec) -> str | None:
 def _rope_clauses(mp: ModelPositions) -> list[str]:
     n = mp.num_layers
     out = []
-    nope = sum(1 for x in mp.layers if not x.rope)
+    for kind, says in NO_POSITION.items():
+        count = sum(1 for x in mp.layers if x.attention == kind)
+        if count:
+            out.append(f"{count} of its {n} layers are {kind} layers, {says.split(':')[0]}")
+    hybrid = sum(1 for x in mp.layers if x.attention.startswith("hybrid"))
+    if hybrid:
+        out.append(f"{hybrid} of its {n} layers run attention and a state space model side by side (hybrid)")
+    attending = [x for x in mp.layers if x.attention not in NO_POSITION]
+    nope = sum(1 for x in attending if not x.rope)
     if nope:
-        out.append(f"{nope} of its {n} layers have no position encoding at all (NoPE)")
-    for attention, window in sorted({(x.attention, x.window) for x in mp.layers if x.window}):
+        which = "layers" if len(attending) == n else "attention layers"
+        out.append(f"{nope} of its {len(attending)} {which} have no position encoding at all (NoPE)")
+    for kind, spec in mp.ropes:
+        if spec.rope_type == "proportional":
+            out.append(
+                f"its {kind} layers use proportional RoPE: {spec.turning_pairs} of {spec.head_dim // 2} pairs turn, "
+                "at the frequencies of a full-width head, the rest never turn"
+            )
+    for attention, window in sorted({(x.attention, x.window) for x in mp.layers if x.window and x.attention != "conv"}):
         count = sum(1 for x in mp.layers if x.window == window and x.attention == attention)
         if attention == "chunked":
             out.append(f"{count} of {n} layers see only their own {window:,}-token chunk")
@@ -81,12 +100,8 @@ def _rope_clauses(mp: ModelPositions) -> list[str]:
         if said:
             out.append(said)
     spec = specs[0] if specs else None
-    if spec and spec.rotary_dim < spec.head_dim:
-        why = (
-            "the decoupled RoPE part of multi-head latent attention"
-            if mp.model_type.startswith("deepseek")
-            else ("partial rotary")
-        )
+    if spec and spec.rotary_dim < spec.head_dim and spec.rope_type != "proportional":
+        why = "the decoupled RoPE part of multi-head latent attention" if spec.mla else ("partial rotary")
         out.append(f"only {spec.rotary_dim} of each head's {spec.head_dim} query/key dimensions rotate ({why})")
     if spec and all(s.rope_type == "default" for s in specs):
         pairs = spec.rotary_dim // 2

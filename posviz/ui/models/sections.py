@@ -38,8 +38,12 @@ def overview(side: Side, lecture: bool) -> None:
     st.table(model_facts(side.slug, side.upload), hide_index=True)
     for note in m.mp.notes:
         st.caption(plain(note))
-    if m.source:
+    if m.source.startswith("https://") and " " not in m.source:
         st.caption(f"Fields from [{plain(m.model_id)}'s config.json]({m.source}).")
+    elif m.source:  # a sentence, not an address (several sources, or transformers' class defaults)
+        st.caption(f"{plain(m.model_id)}: {plain(m.source)}.")
+    if m.note:
+        st.caption(plain(m.note))
     st.markdown(link_markdown(m.mp))
 
 

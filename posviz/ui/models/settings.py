@@ -7,14 +7,18 @@ without parsing them; a model's context and depth are parsed once, on first use 
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass
+
+import streamlit as st
 
 from posviz.encodings.model_fields import MAX_CONTEXT, MAX_LAYERS
 from posviz.encodings.models import CONFIG_DIR, model_positions, read_config
+from posviz.ui.controls import set_on_next_run
 from posviz.ui.params import MAX_CURVE_LEN, Param
 from posviz.ui.settings import Values, setting
 
-SHIPPED: tuple[str, ...] = tuple(p.stem for p in sorted(CONFIG_DIR.glob("*.json")))
+SHIPPED: tuple[str, ...] = tuple(sorted(p.stem for p in CONFIG_DIR.glob("*.json")))
 NONE = "none"
 DEFAULT_MODEL = "llama-3.1-8b"
 UNBOUNDED_CONTEXT = MAX_CURVE_LEN  # positions offered when a config sets no limit (ALiBi's BLOOM, mT5)
@@ -107,6 +111,26 @@ class ModelsSettings:
     vs: str = setting(VS)
     position: int = setting(POSITION, section="Position and depth", bounds=_position_bounds)
     layers: int = setting(LAYERS, bounds=_layer_bounds)
+
+
+_SEEN = "_models_seen"  # (model, vs, upload digest, layers) of this session's last run of the page
+
+
+def follow_model(s: ModelsSettings, upload: bytes | None) -> None:
+    """A new model (or upload) opens at its own depth: ``layers`` does not keep the last model's n.
+
+    Only when the models changed and ``layers`` did not (a link that sets both keeps its layers);
+    the value is applied before the slider on the rerun that ``finish_run`` asks for.
+    """
+    digest = hashlib.sha256(upload).hexdigest() if upload else None
+    last = st.session_state.get(_SEEN)
+    st.session_state[_SEEN] = (s.model, s.vs, digest, s.layers)
+    if last is None or last[:3] == (s.model, s.vs, digest) or last[3] != s.layers:
+        return
+    depth = _layer_bounds({"model": s.model, "vs": s.vs})[1]
+    if s.layers != depth:
+        st.session_state[_SEEN] = (s.model, s.vs, digest, depth)
+        set_on_next_run({"layers": depth})
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,7 @@ def _group_column(g: RopeGroup, seq_len: int | None) -> dict[str, str]:
     col = {
         "layers": str(g.layers),
         "base (rope_theta)": f"{s.base:,.10g}",
-        "head dim → rotary dims": f"{s.head_dim} → {s.rotary_dim} ({s.rotary_dim // 2} pairs)",
+        "head dim → rotary dims": f"{s.head_dim} → {2 * s.turning_pairs} ({s.turning_pairs} pairs turn)",
         "pairs": "interleaved (x[2k], x[2k+1])" if s.layout == "interleaved" else "halves (x[k], x[k + d/2])",
         "scaling (rope_type)": s.rope_type,
         "factor": f"{s.factor:g}",

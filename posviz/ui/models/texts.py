@@ -4,22 +4,31 @@ INTRO = """\
 Every page before this one takes one scheme apart. Real checkpoints mix them: a config.json
 decides, layer by layer, which tokens each layer may attend to (all, a sliding window, a chunk) and
 whether the layer sees position at all (RoPE or none), and it stretches RoPE past the context the
-model was trained at. This page reads the config the way Hugging Face `transformers` does and draws
-what it decides. Pick a model, put a second one beside it, or upload any config.json.
+model was trained at. This page reads the config with Hugging Face `transformers` itself (its
+configuration class for the model, version 5.23) and draws what it decides. Pick a model, put a
+second one beside it, or upload any config.json.
 """
 
 LAYERS = """\
-One cell per layer, first layer on the left. The top row is the attention mask's kind: **full**
-(every earlier token), **sliding** (only the last W tokens) or **chunked** (only the tokens of the
-query's own chunk). The bottom row says whether the layer rotates queries and keys at all: a NoPE
-layer has no position signal and relies on the causal mask and the layers around it.
+One cell per layer, first layer on the left. The top row is the layer's kind: **full** (every
+earlier token), **sliding** (only the last W tokens), **chunked** (only the tokens of the query's
+own chunk), **indexed** / **compressed** (sparse attention that picks earlier keys by content:
+DeepSeek V3.2 and V4), **hybrid** (attention beside a state space model). Some layers mix tokens
+with no attention position at all: a **linear** layer (linear attention, Mamba, Gated DeltaNet) is
+a recurrence, so order enters through the order of its updates; a **conv** layer mixes the last few
+tokens through a short causal convolution; an **mlp** / **moe** layer mixes none. The bottom row
+says whether the layer rotates queries and keys at all: a NoPE layer has no position signal and
+relies on the causal mask and the layers around it.
 """
 
 ROPE = """\
 Each pair k of a head's query and key turns by `θ_k` radians per token. A scaling method changes
 `θ_k` so that a model trained on a short context reads a longer one: **linear** slows every pair,
 **llama3** keeps the fast pairs and slows the slow ones, **YaRN** blends between the two and
-rescales attention, **LongRoPE** learns a factor per pair. A pair whose wavelength `2π/θ_k` is
+rescales attention, **LongRoPE** learns a factor per pair. Some heads rotate only part of their
+dimensions: **partial** rotary, the decoupled RoPE part of latent attention (**MLA**), and
+**proportional** RoPE (Gemma 4's global layers), whose turning pairs keep the frequencies of a
+full-width head while the rest never turn. A pair whose wavelength `2π/θ_k` is
 longer than the context never completes a turn inside it: it acts as a slowly growing angle, not a
 clock. The frequencies are the ones in effect for a sequence of L + 1 tokens.
 """

@@ -15,7 +15,8 @@ import numpy as np
 import torch
 
 from posviz.encodings.alibi import alibi_slope_sources, alibi_slopes
-from posviz.encodings.model_layers import Layer, attention_mask, reach_curve
+from posviz.encodings.model_hf import KINDS, NO_POSITION
+from posviz.encodings.model_layers import REACHES_LIKE, Layer, attention_mask, reach_curve
 from posviz.encodings.model_rope import RopeSpec
 from posviz.encodings.models import CONFIG_DIR, ModelPositions, model_positions, read_config
 from posviz.encodings.positions import curve_positions, display_positions, window_positions
@@ -49,7 +50,8 @@ class Loaded:
     mp: ModelPositions | None
     name: str  # for titles: the checkpoint's short name, or "your config.json (<model_type>)"
     model_id: str = ""
-    source: str = ""  # where a shipped config.json comes from (a fixed URL in the package)
+    source: str = ""  # where a shipped config.json comes from (a fixed URL or sentence in the package)
+    note: str = ""  # what a shipped config.json adds to or leaves out of its source
     error: str | None = None  # markdown-safe: the problem, naming the field
 
 
@@ -64,7 +66,8 @@ def load(slug: str, upload: bytes | None = None) -> Loaded:
         text = (CONFIG_DIR / f"{slug}.json").read_text(encoding="utf-8")
         config = read_config(text)
         model_id = str(config.get("_model_id", slug))
-        return Loaded(_read(text), model_id.split("/")[-1], model_id, str(config.get("_source", "")))
+        source, note = str(config.get("_source", "")), str(config.get("_note", ""))
+        return Loaded(_read(text), model_id.split("/")[-1], model_id, source, note)
     data = upload or b""
     if len(data) > MAX_UPLOAD_BYTES:
         return Loaded(None, "", error=f"the file has {len(data):,} bytes; a config.json is a few kB (at most 256 KiB).")
@@ -128,7 +131,8 @@ def rope_view(k: RopeKey, upload: bytes | None = None) -> tuple[RopeGroup, ...]:
             long = k.seq_len is not None and k.seq_len > big_l
             other = mp.rope(kinds[0], big_l if long else big_l + 1)[0].numpy()
             other_name = f"short factors (≤ {big_l:,} tokens)" if long else f"long factors (> {big_l:,} tokens)"
-        never = np.flatnonzero(TWO_PI / inv > spec.extended_context)
+        with np.errstate(divide="ignore"):  # proportional RoPE's still pairs (θ = 0) never turn: infinite
+            never = np.flatnonzero(TWO_PI / inv > spec.extended_context)
         count = sum(1 for x in mp.layers if x.rope and x.attention in kinds)
         out.append(
             RopeGroup(
@@ -144,14 +148,24 @@ def rope_view(k: RopeKey, upload: bytes | None = None) -> tuple[RopeGroup, ...]:
 def mask_kinds(layers: tuple[Layer, ...]) -> list[tuple[str, int | None, bool]]:
     """The distinct ``(attention, window, causal)`` of a model's layers, full first."""
     found = {(x.attention, x.window, x.causal) for x in layers}
-    return sorted(found, key=lambda a: (("full", "sliding", "chunked").index(a[0]), a[1] or 0, not a[2]))
+    return sorted(found, key=lambda a: (KINDS.index(a[0]), a[1] or 0, not a[2]))
 
 
 def mask_label(attention: str, window: int | None, causal: bool) -> str:
-    if attention == "sliding":
-        return f"sliding ({window:,}-token window)"
-    if attention == "chunked":
-        return f"chunked ({window:,}-token chunks)"
+    name = attention.replace("_", " ")
+    if attention == "conv":
+        return f"convolution ({window:,}-token kernel)"
+    like = REACHES_LIKE.get(attention)
+    if like == "sliding":
+        return f"{name} ({window:,}-token window)"
+    if like == "chunked":
+        return f"{name} ({window:,}-token chunks)"
+    if attention in NO_POSITION:
+        return "MLP: itself only" if like == "self" else f"{name} (a recurrence over every earlier token)"
+    if attention != "full":
+        return (
+            f"{name} (any earlier key, picked by content)" if attention != "hybrid" else "hybrid (full + state space)"
+        )
     return "full" if causal else "full, both ways"
 
 
@@ -203,7 +217,8 @@ def reach_view(k: ReachKey, upload: bytes | None = None) -> ReachView | None:
     layers = mp.layers[: k.layers]
     windowed = None
     if any(x.attention != "full" for x in layers):
-        windowed = np.asarray(reach_curve(layers, k.position, only=("sliding", "chunked")), dtype=np.int64)
+        local = tuple(kind for kind, like in REACHES_LIKE.items() if like in ("sliding", "chunked", "self"))
+        windowed = np.asarray(reach_curve(layers, k.position, only=local), dtype=np.int64)
     return ReachView(layers, np.asarray(reach_curve(layers, k.position), dtype=np.int64), windowed)
 
 

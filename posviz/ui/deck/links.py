@@ -1,0 +1,156 @@
+"""What a step's link means on its page: each setting read as the page's own control would read it.
+
+A step's raw link values go through :func:`posviz.ui.params.parse`, the same parser as any
+link, so a bad value gets the same notice a pasted link would. The values are then handed to
+the page's widgets through ``st.session_state`` (see ``present.py``), in each widget's type.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from dataclasses import fields, is_dataclass
+from functools import cache
+from typing import Any
+
+from posviz.schemes import PAGES
+from posviz.ui.deck.model import Step
+from posviz.ui.params import PARAMS, Param, parse, quote_raw
+from posviz.ui.sections import OnDemand
+from posviz.ui.settings import params_of
+
+# Read on every page: the shared sidebar's lecture toggle and a walk-through's step.
+EVERY_PAGE = ("lecture", "step")
+
+
+@cache  # the registry and the settings classes are fixed for the life of the process
+def page_params(page: str) -> dict[str, Param]:
+    """URL key -> its parameter (with this page's default and choices) for the page at URL path ``page``."""
+    found = {key: PARAMS[key] for key in EVERY_PAGE}
+    if (
+        page
+        and importlib.util.find_spec(f"posviz.ui.{page}")
+        and importlib.util.find_spec(f"posviz.ui.{page}.settings")
+    ):
+        module = importlib.import_module(f"posviz.ui.{page}.settings")
+        for obj in vars(module).values():
+            if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ == module.__name__:
+                found.update({p.key: p for p in params_of(obj).values()})
+    for part in on_demand_keys(page):
+        found[part] = Param(part, part, "bool", False, "toggle")
+    return found
+
+
+@cache
+def on_demand_keys(page: str) -> tuple[str, ...]:
+    """The ``show_...`` keys of a page's sections drawn on demand (declared in its ui package)."""
+    if not page or not importlib.util.find_spec(f"posviz.ui.{page}"):
+        return ()
+    package = importlib.import_module(f"posviz.ui.{page}")
+    keys = []
+    for info in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
+        keys += [v.key for v in vars(importlib.import_module(info.name)).values() if isinstance(v, OnDemand)]
+    return tuple(dict.fromkeys(keys))
+
+
+@cache
+def every_url_key() -> frozenset[str]:
+    """Every key any page reads from a link."""
+    keys = set(PARAMS)
+    for page in PAGES:
+        keys |= set(page_params(page.key))
+    return frozenset(keys)
+
+
+def step_values(step: Step) -> tuple[dict[str, Any], list[str]]:
+    """The step's settings as its page reads them, and a notice for each value not taken as is."""
+    params = page_params(step.page)
+    values: dict[str, Any] = {}
+    notices: list[str] = []
+    for key, raw in step.params:
+        p = params.get(key)
+        if p is None:
+            where = "this page" if key in every_url_key() else "any posviz page"
+            notices.append(f"{quote_raw(key)}={quote_raw(raw)} in the link is not a setting of {where}; it is ignored.")
+            continue
+        value, notice = parse(p, raw)
+        if notice:
+            notices.append(notice)
+        values[key] = value
+    for key in unused(step.page, values):
+        notices.append(f"{key}={quote_raw(dict(step.params)[key])} in the link is not used with the page's other "
+                       "settings (it belongs to another choice); it is ignored.")  # fmt: skip
+        del values[key]
+    return values, notices
+
+
+def unused(page: str, values: dict[str, Any]) -> list[str]:
+    """Keys in ``values`` whose control the page does not draw with these settings (RoPE's YaRN options
+    when the method is not YaRN): each settings field's ``when``, read in field order."""
+    if not page or not importlib.util.find_spec(f"posviz.ui.{page}.settings"):
+        return []
+    module = importlib.import_module(f"posviz.ui.{page}.settings")
+    found = []
+    for cls in [o for o in vars(module).values() if isinstance(o, type) and is_dataclass(o)]:
+        if cls.__module__ != module.__name__:
+            continue
+        seen: dict[str, Any] = {}
+        for f in fields(cls):
+            if "param" not in f.metadata:
+                continue
+            key = f.metadata["param"].key
+            when = f.metadata["when"]
+            if when is not None and not when(seen):
+                seen[f.name] = f.default
+                if key in values and key not in found:
+                    found.append(key)
+                continue
+            seen[f.name] = values.get(key, f.default)
+    return found
+
+
+def widget_value(p: Param, value: Any) -> Any:
+    """``value`` in the type of the widget that ``posviz.ui.controls`` draws for ``p``.
+
+    Whole numbers typed in a box are float number inputs there (shown with ``%.0f``).
+    """
+    if p.kind == "bool":
+        return bool(value)
+    if p.kind in ("choice", "text"):
+        return str(value)
+    if p.kind == "float" or p.widget == "number":
+        return float(value)
+    return int(value)
+
+
+def link_text(p: Param, value: Any) -> str:
+    """A widget's value as link text (what ``parse`` reads back to the same value)."""
+    if p.kind == "bool":
+        return "true" if value else "false"
+    if p.kind == "int":
+        return str(int(value))
+    if p.kind == "float":
+        return f"{float(value):.10g}"
+    return str(value)
+
+
+def view_params(page: str, state: Any, link: dict[str, str]) -> dict[str, str]:
+    """The settings of the view on screen: the link's, with each of the page's widgets' values over them.
+
+    Settings at the page's default are left out (as Streamlit leaves them out of the address bar);
+    lecture mode is the deck's, not a step's.
+    """
+    params = page_params(page)
+    out = {k: v for k, v in link.items() if k != "lecture"}
+    for key, p in params.items():
+        if key == "lecture" or key not in state:
+            continue
+        value = state[key]
+        if p.kind in ("int", "float") and not isinstance(value, int | float):
+            continue
+        if value == p.default:
+            out.pop(key, None)
+        else:
+            out[key] = link_text(p, value)
+    return out

@@ -1,0 +1,220 @@
+"""Lecture decks in a real Chromium at projector size: a clicker through a shipped deck, building a deck.
+
+A clicker sends PageDown and PageUp (some send → and ←, or Space); the test presses them as a
+clicker does, on the page, and checks each slide's address (page, deck, slide) and view (the
+slide's settings in the widgets, the progress line, no notice, no error).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from posviz.schemes import page_of
+from posviz.ui.deck import model
+from posviz.ui.deck.links import page_params, step_values
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+VIEWPORT = {"width": 1280, "height": 720}
+TIMEOUT_MS = 120_000
+STEP_ITEMS = '[data-testid="stSidebar"] [data-testid="stExpander"] ol li'  # the deck's steps, in order
+IDLE = (
+    "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
+    " return a && a.getAttribute('data-test-script-state') === 'notRunning'"
+    " && !document.querySelector('[data-testid=\"stStatusWidget\"]'); }"
+)
+
+
+@pytest.fixture(scope="module")
+def deck_url(browser) -> Iterator[str]:
+    """A server of this module's own (``POSVIZ_TEST_PORT`` pins its port), warmed up by one visit to ``/``."""
+    import conftest as browser_conftest  # tests/browser/conftest.py: the server fixture's machinery
+
+    port = os.environ.get("POSVIZ_TEST_PORT")
+    free_port = browser_conftest._free_port
+    if port:
+        browser_conftest._free_port = lambda: int(port)
+    try:
+        with browser_conftest.streamlit_server("streamlit-deck") as server:
+            context = browser.new_context(viewport=VIEWPORT)
+            page = context.new_page()
+            page.goto(f"{server.url}/", timeout=TIMEOUT_MS)
+            page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+            context.close()
+            yield server.url
+    finally:
+        browser_conftest._free_port = free_port
+
+
+@pytest.fixture
+def tab(browser):
+    context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        yield page
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def on_slide(page, slide: int) -> None:
+    """Wait until the address says ``slide`` and the run that drew it has finished."""
+    page.wait_for_function(
+        "n => new URLSearchParams(location.search).get('slide') === String(n)", arg=slide, timeout=TIMEOUT_MS
+    )
+    page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+    page.wait_for_function(
+        "n => [...document.querySelectorAll('[data-testid=\"stProgress\"]')]"
+        ".some(p => p.innerText.includes('Slide ' + n + ' of'))",
+        arg=slide,
+        timeout=TIMEOUT_MS,
+    )
+
+
+def check_view(page, deck: model.Deck, value: str, slide: int) -> None:
+    """The address and the view are the slide's: page, deck keys, settings, no notice, no error."""
+    step = deck.step(slide)
+    url = urlparse(page.url)
+    assert url.path.rstrip("/").rsplit("/", 1)[-1] == step.page, (slide, page.url)
+    query = parse_qs(url.query)
+    assert query["deck"] == [value] and query["slide"] == [str(slide)]
+    assert page.locator('[data-testid="stException"]').count() == 0
+    alerts = [a.inner_text() for a in page.locator('[data-testid="stAlert"]').all()]
+    assert not [a for a in alerts if a.startswith("link_off")], (slide, alerts)
+    assert not page.locator('[data-testid="stAlertContentError"]').count(), (slide, alerts)
+    progress = page.locator('[data-testid="stProgress"]').first.inner_text()
+    assert f"Slide {slide} of {len(deck.steps)}" in progress and step.title.split(":")[0] in progress
+    values, _ = step_values(step)
+    params = page_params(step.page)
+    for key, expected in values.items():  # each widget shows the slide's value (waited for: drawn as the run goes)
+        p = params[key]
+        if p.widget == "number":
+            selector = f'[data-testid="stSidebar"] input[aria-label="{p.label}"]'
+            read = "e => parseFloat(e.value)"
+        elif p.widget == "slider":
+            selector = f'[data-testid="stSidebar"] [role="slider"][aria-label="{p.label}"]'
+            read = "e => parseFloat(e.getAttribute('aria-valuenow'))"
+        else:
+            continue
+        page.wait_for_function(
+            f"([sel, want]) => {{ const e = document.querySelector(sel); if (!e) return true;"
+            f" return Math.abs(({read})(e) - want) < 1e-6 * Math.max(1, Math.abs(want)); }}",
+            arg=[selector, float(expected)],
+            timeout=30_000,
+        )
+    if any(k.startswith("show_") and v for k, v in values.items()):
+        assert page.locator("details[open]").count() >= 1, slide
+
+
+def steps_are(sidebar, titles: list[str]) -> None:
+    """The deck's list of steps in the sidebar reads ``titles``, in order."""
+    items = sidebar.page.locator(STEP_ITEMS)
+    items.first.wait_for(timeout=TIMEOUT_MS)
+    sidebar.page.wait_for_function(
+        "([sel, t]) => JSON.stringify([...document.querySelectorAll(sel)].map(li => li.innerText.trim()))"
+        " === JSON.stringify(t)",
+        arg=[STEP_ITEMS, titles],
+        timeout=TIMEOUT_MS,
+    )
+
+
+@pytest.mark.parametrize("key", ["PageDown"])
+def test_a_clicker_walks_a_shipped_deck(deck_url, tab, screenshots, key):
+    name = "relative"
+    deck = model.from_link_value(name)
+    tab.goto(f"{deck_url}/?deck={name}", timeout=TIMEOUT_MS)
+    on_slide(tab, 1)
+    check_view(tab, deck, name, 1)
+    for slide in range(2, len(deck.steps) + 1):
+        tab.keyboard.press(key)
+        on_slide(tab, slide)
+        check_view(tab, deck, name, slide)
+        if slide in (2, len(deck.steps)):
+            tab.screenshot(path=str(screenshots / f"deck_{name}_{slide}.png"))
+    # The other keys a clicker may send: ← and PageUp go back, → and Space forward.
+    last = len(deck.steps)
+    for press, slide in (("ArrowLeft", last - 1), ("PageUp", last - 2), ("ArrowRight", last - 1), ("Space", last)):
+        tab.keyboard.press(press)
+        on_slide(tab, slide)
+    check_view(tab, deck, name, last)
+    # The address reopens the slide in a new session, exactly.
+    tab.goto(tab.url, timeout=TIMEOUT_MS)
+    on_slide(tab, last)
+    check_view(tab, deck, name, last)
+
+
+def test_building_editing_downloading_and_presenting_a_deck(deck_url, tab, tmp_path):
+    tab.goto(f"{deck_url}/alibi?heads=4", timeout=TIMEOUT_MS)
+    tab.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+    tab.get_by_role("button", name="Add this view to the deck").click()
+    tab.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+    tab.locator('[data-testid="stSidebarNavLink"]').filter(has_text=page_of("skew").title).click()
+    tab.wait_for_function("() => location.pathname.endsWith('/skew')", timeout=TIMEOUT_MS)
+    tab.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+    tab.get_by_role("button", name="Add this view to the deck").click()
+    tab.get_by_text("Your deck: 2 steps").click()  # open the deck's expander
+    tab.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+
+    sidebar = tab.locator('[data-testid="stSidebar"]')
+    title = sidebar.get_by_label("Title", exact=True)
+    title.fill("The skew, by hand")
+    title.press("Enter")
+    steps_are(sidebar, [page_of("alibi").title, "The skew, by hand"])
+    notes = sidebar.get_by_label("Notes (Markdown)")
+    notes.fill("**Point** at the diagonal.")
+    notes.press("Control+Enter")
+    tab.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+    sidebar.get_by_role("button", name="Up", exact=True).click()
+    steps_are(sidebar, ["The skew, by hand", page_of("alibi").title])
+    tab.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+
+    with tab.expect_download() as download:
+        sidebar.get_by_role("button", name="Download the deck (TOML)").click()
+    path = tmp_path / "deck.toml"
+    download.value.save_as(path)
+    deck = model.loads(path.read_bytes())
+    assert deck.problems == ()
+    assert [s.title for s in deck.steps] == ["The skew, by hand", page_of("alibi").title]
+    assert deck.steps[0].page == "skew" and deck.steps[0].notes == "**Point** at the diagonal."
+    assert deck.steps[1].page == "alibi" and deck.steps[1].params == (("heads", "4"),)
+
+    sidebar.get_by_role("button", name="Present this deck").click()
+    on_slide(tab, 1)
+    value = parse_qs(urlparse(tab.url).query)["deck"][0]
+    assert model.from_link_value(value) == deck  # the link carries the deck whole
+    check_view(tab, deck, value, 1)
+    tab.keyboard.press("PageDown")
+    on_slide(tab, 2)
+    check_view(tab, deck, value, 2)
+
+
+def test_another_window_follows_the_presenter(deck_url, tab):
+    name = "rope"
+    deck = model.from_link_value(name)
+    tab.goto(f"{deck_url}/?deck={name}&slide=3", timeout=TIMEOUT_MS)
+    on_slide(tab, 3)
+    tab.get_by_text("Notes and a second window").click()
+    tab.get_by_role("button", name="Open a room").click()
+    tab.wait_for_function("() => new URLSearchParams(location.search).has('room')", timeout=TIMEOUT_MS)
+    link = tab.get_by_role("link", name="notes window")
+    link.wait_for(timeout=TIMEOUT_MS)
+    notes = tab.context.new_page()
+    notes.goto(link.get_attribute("href"), timeout=TIMEOUT_MS)
+    notes.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+    notes.get_by_role("heading", name=deck.step(3).title).wait_for(timeout=TIMEOUT_MS)
+    assert notes.locator(".js-plotly-plot").count() == 0  # the notes, no figure
+    notes.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+    notes.get_by_role("button", name="Next").wait_for(timeout=TIMEOUT_MS)
+    notes.keyboard.press("PageDown")  # the clicker in the notes window ...
+    notes.get_by_role("heading", name=deck.step(4).title).wait_for(timeout=TIMEOUT_MS)
+    on_slide(tab, 4)  # ... moves the presenter's window too
+    check_view(tab, deck, name, 4)
+    assert re.search(r"[?&]room=", tab.url)
