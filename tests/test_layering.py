@@ -46,6 +46,36 @@ def torch_math_calls(source: str) -> list[str]:
     return found
 
 
+# What posviz/ui may still call on torch: conversions, generators and runtime settings, not math.
+UI_TORCH_ALLOWED = frozenset(
+    {"Tensor", "tensor", "as_tensor", "Generator", "manual_seed", "no_grad", "inference_mode"}
+    | {"set_num_threads", "get_num_threads", "is_tensor"}
+)
+# ui packages not checked yet, an explicit list the lead empties: branch zoo owns posviz/ui/models and is
+# moving its math into posviz/encodings in parallel with this rule.
+UI_MATH_EXCLUDED = ("models",)
+UI_FILES = sorted(p for p in (ROOT / "posviz" / "ui").rglob("*.py") if p.parent.name not in UI_MATH_EXCLUDED)
+
+
+def ui_tensor_math(source: str) -> list[str]:
+    """``torch.<fn>(...)`` calls outside ``UI_TORCH_ALLOWED`` (``torch.nn.functional`` and ``F`` included)
+    and ``@`` products in a file."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            chain = node.func.value
+            while isinstance(chain, ast.Attribute):
+                chain = chain.value
+            name = node.func.attr
+            if isinstance(chain, ast.Name) and (
+                chain.id == "F" or (chain.id == "torch" and name not in UI_TORCH_ALLOWED)
+            ):
+                found.append(f"line {node.lineno}: {ast.unparse(node.func)}")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            found.append(f"line {node.lineno}: @")
+    return found
+
+
 def test_the_layers_have_files():
     assert any(p.name == "t5.py" for p in ENCODINGS)
     assert any(p.name == "t5.py" for p in FIGURES)
@@ -85,6 +115,14 @@ def test_checker_finds_tensor_math():
     assert torch_math_calls("st.write(view.bias)\nx = ax.q_pos.tolist()") == []
 
 
+def test_the_ui_checker_finds_math_and_allows_conversions():
+    src = "x = torch.arange(3)\ny = F.softmax(x, -1)\nz = torch.linalg.norm(x)\nw = x @ x\n"
+    src += "v = torch.randn(2, generator=g)\n"
+    assert len(ui_tensor_math(src)) == 5
+    allowed = "g = torch.Generator().manual_seed(1)\nx = torch.as_tensor(a)\ny = torch.tensor([1])\nt: torch.Tensor\n"
+    assert ui_tensor_math(allowed + "torch.set_num_threads(1)\nwith torch.no_grad():\n    pass\n") == []
+
+
 # --- the rules ----------------------------------------------------------------------------------------
 
 
@@ -103,6 +141,12 @@ def test_encodings_are_pure_torch(path):
 @pytest.mark.parametrize("path", FIGURES, ids=lambda p: p.name)
 def test_figures_do_not_import_ui(path):
     assert not imports_package(path.read_text(), "posviz.ui"), f"{path} imports posviz.ui"
+
+
+@pytest.mark.parametrize("path", UI_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_ui_does_no_tensor_math(path):
+    """The ui composes, it does not compute: tensor math lives in posviz/encodings, named and tested."""
+    assert ui_tensor_math(path.read_text()) == [], f"{path.relative_to(ROOT)} does tensor math"
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)

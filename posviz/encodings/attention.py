@@ -16,11 +16,31 @@ import torch
 BiasFn = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 
 
+def toy_normal(*shape: int, generator: torch.Generator, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """A toy tensor of independent standard-normal values (token vectors, a table as ``nn.Embedding`` starts).
+
+    Returns:
+        ``shape`` in ``dtype``, drawn from ``generator`` only (in that dtype: float64 draws differ from float32's).
+    """
+    return torch.randn(*shape, generator=generator, dtype=dtype)
+
+
 def toy_qk(q_len: int, k_len: int, dim: int, *, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     """Standard-normal toy queries ``(q_len, dim)`` and keys ``(k_len, dim)``."""
-    q = torch.randn(q_len, dim, generator=generator)
-    k = torch.randn(k_len, dim, generator=generator)
+    q = toy_normal(q_len, dim, generator=generator)
+    k = toy_normal(k_len, dim, generator=generator)
     return q, k
+
+
+def content_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+    """``q_i . k_j`` for every pair, unscaled: (q, d), (k, d) -> (q, k)."""
+    return q @ k.T
+
+
+def cosine_similarities(rows: torch.Tensor) -> torch.Tensor:
+    """The cosine of the angle between every two rows: (n, d) -> (n, n), 1 on the diagonal."""
+    unit = rows / rows.norm(dim=-1, keepdim=True)  # (n, d)
+    return unit @ unit.T
 
 
 def causal_mask(q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
@@ -113,6 +133,24 @@ def attention_weights_sampled(
     if causal and bool(torch.isinf(lse).any()):
         raise ValueError("Every query needs at least one key at or before its position.")
     return torch.exp(logits(cols) - lse[:, None])  # (rows, cols)
+
+
+def masked_softmax(logits: torch.Tensor, masked: torch.Tensor | None = None) -> torch.Tensor:
+    """``softmax`` over the last axis with ``masked`` entries (True) at exactly 0.
+
+    Args:
+        logits: (..., q, k).
+        masked: broadcastable bool, True where a key may not be attended; None: no mask.
+    """
+    return torch.softmax(logits if masked is None else logits.masked_fill(masked, float("-inf")), dim=-1)
+
+
+def logits_bytes(q_len: int, k_len: int, *, device: str = "meta") -> int:
+    """Bytes of a (q_len, k_len) float32 logits matrix, measured on a tensor of that shape.
+
+    ``device="meta"`` allocates nothing (any length); ``"cpu"`` really allocates it.
+    """
+    return torch.empty(q_len, k_len, device=device).untyped_storage().nbytes()
 
 
 def self_attention(

@@ -157,6 +157,46 @@ def cope_integer_logits(query: torch.Tensor, pos_emb: torch.Tensor) -> torch.Ten
     return query @ pos_emb
 
 
+def toy_position_embeddings(dim: int, npos_max: int, *, generator: torch.Generator) -> torch.Tensor:
+    """Toy position embeddings ``e[p]`` as columns, ``N(0, 1/dim)``: ``z_i[p] = q_i . e[p]`` then has unit
+    variance for standard-normal queries, comparable to ``q . k / sqrt(d)``.
+
+    Returns:
+        (dim, npos_max) float32.
+    """
+    return torch.randn(dim, npos_max, generator=generator) / math.sqrt(dim)
+
+
+def query_gates(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    rows: torch.Tensor,
+    *,
+    temperature: float,
+    values: torch.Tensor | None = None,
+    masked: bool = True,
+) -> torch.Tensor:
+    """The gates of the query rows ``rows`` against every key, masked before the sigmoid.
+
+    Args:
+        q, k: (n, dim) queries and keys of the whole sequence (positions ``0 .. n-1``).
+        rows: (r,) int64 the query positions.
+        values: (n,) gates that depend on the key only (:func:`key_gates`); None: ``sigmoid(q . k / temperature)``.
+        masked: False computes the pitfall: the mask applied after the gates (or not at all).
+
+    Returns:
+        (r, n) float in ``[0, 1]``.
+    """
+    n = k.shape[0]
+    k_pos = torch.arange(n)
+    if values is None:
+        logits = gate_logits(q[rows], k, temperature=temperature)  # (r, n)
+        return cope_gates(causal_logits(logits, rows, k_pos) if masked else logits)
+    if masked:
+        return key_gates(values, rows, k_pos)
+    return key_gates(values, torch.full_like(rows, n - 1), k_pos)  # nothing is in the future of the last
+
+
 def gate_logits(q_rows: torch.Tensor, k: torch.Tensor, *, temperature: float) -> torch.Tensor:
     """``q_i . k_j / temperature``: (q, dim), (k, dim) -> (q, k). The paper uses ``temperature = sqrt(dim)``."""
     if not temperature > 0:

@@ -72,6 +72,17 @@ def vision_block_ids(start: int, grid: tuple[int, int, int], merge: int, time_in
     return ids
 
 
+def token_types(*runs: tuple[int, int]) -> torch.Tensor:
+    """A sequence's ``mm_token_type_ids`` from ``(type, count)`` runs: ``token_types((TEXT, 3), (VIDEO, 8))``.
+
+    Returns:
+        (seq,) int64.
+    """
+    return torch.cat(
+        [torch.full((count,), kind, dtype=torch.int64) for kind, count in runs] or [torch.zeros(0, dtype=torch.int64)]
+    )
+
+
 def mrope_position_ids(
     token_types: torch.Tensor,
     image_grids: Sequence[Sequence[int]] | torch.Tensor = (),

@@ -13,6 +13,16 @@ import torch
 ALIGNS = ("start", "end")
 
 
+def all_positions(length: int) -> torch.Tensor:
+    """Every position of a sequence: (length,) int64, ``0 .. length - 1``."""
+    return torch.arange(length)
+
+
+def signed_distances(reach: int) -> torch.Tensor:
+    """Every relative position ``r = j - i`` from ``-reach`` to ``reach``: (2 reach + 1,) int64."""
+    return torch.arange(-reach, reach + 1)
+
+
 def relative_positions(q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
     """Key minus query position, ``r = j - i``.
 

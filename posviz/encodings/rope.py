@@ -10,9 +10,10 @@ Two layouts pair the components differently:
     half          pairs ``(x[k], x[k + dim/2])`` (GPT-NeoX, Hugging Face ``rotate_half``)
 They are a fixed permutation of each other (:func:`layout_permutation`).
 
-Context-extension scaling (:func:`rope_scaling`) follows Hugging Face
-``modeling_rope_utils.py``. Frequencies and angles are computed in float64, so
-phases stay exact far past 2^24 positions where float32 ``m * theta`` drifts.
+Context-extension scaling lives in :mod:`posviz.encodings.rope_scaling` (its
+registry ``ROPE_SCALING``, after Hugging Face ``modeling_rope_utils.py``).
+Frequencies and angles are computed in float64, so phases stay exact far past
+2^24 positions where float32 ``m * theta`` drifts.
 
 Notation: ``m, n`` positions; ``k`` pair index ``0 .. dim/2 - 1``; ``r = n - m``.
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 import torch
 
 from posviz.encodings import checks
+from posviz.encodings.attention import attention_weights, toy_normal
 
 LAYOUTS = ("interleaved", "half")
 
@@ -200,26 +202,115 @@ def rope_decay_bound(distances: torch.Tensor, inv_freq: torch.Tensor) -> torch.T
     return partial.abs().mean(dim=-1)
 
 
-# ---------------------------------------------------------------- re-exports
-# The scaling methods live in rope_scaling.py (which imports this module); callers that import them
-# from here keep working through this lazy forward.
-_MOVED_TO_ROPE_SCALING = (
-    "METHODS",
-    "METHOD_OPTIONS",
-    "YARN_DEFAULTS",
-    "LLAMA3_DEFAULTS",
-    "rope_scaling",
-    "yarn_correction_range",
-    "_get_mscale",
-    "_options",
-    "_yarn",
-    "_llama3",
-)
+# ---------------------------------------------------------------- what the page measures
 
 
-def __getattr__(name: str):
-    if name in _MOVED_TO_ROPE_SCALING:
-        from posviz.encodings import rope_scaling
+def rope_at(x: torch.Tensor, positions: torch.Tensor, *, inv_freq: torch.Tensor, layout: str) -> torch.Tensor:
+    """One vector rotated to each of ``positions``.
 
-        return getattr(rope_scaling, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    Args:
+        x: (dim,) a query or key.
+        positions: (p,) positions.
+
+    Returns:
+        (p, dim) in ``x``'s dtype: row ``t`` is ``R_{positions[t]} x``.
+    """
+    return apply_rope(x.expand(len(positions), -1), positions, layout=layout, inv_freq=inv_freq)
+
+
+def rope_score(q: torch.Tensor, k: torch.Tensor, m: int, n: int, *, inv_freq: torch.Tensor, layout: str) -> float:
+    """``(R_m q) . (R_n k)``: ``q`` at position ``m`` against ``k`` at position ``n``, (dim,) each."""
+    kw = dict(inv_freq=inv_freq, layout=layout)
+    return float(rope_at(q, torch.tensor([m]), **kw)[0] @ rope_at(k, torch.tensor([n]), **kw)[0])
+
+
+def rope_score_grid(
+    q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor, *, inv_freq: torch.Tensor, layout: str
+) -> torch.Tensor:
+    """``(R_i q) . (R_j k)`` for every pair of ``positions``: constant along diagonals (it depends on ``j - i``).
+
+    Returns:
+        (p, p) in ``q``'s dtype.
+    """
+    kw = dict(inv_freq=inv_freq, layout=layout)
+    return rope_at(q, positions, **kw) @ rope_at(k, positions, **kw).T
+
+
+def rope_shifted_scores(
+    q: torch.Tensor, k: torch.Tensor, m: int, n: int, shifts: torch.Tensor, *, inv_freq: torch.Tensor, layout: str
+) -> torch.Tensor:
+    """``(R_{m+t} q) . (R_{n+t} k)`` for each shift ``t``: equal to ``(R_m q) . (R_n k)`` up to rounding.
+
+    Returns:
+        (t,) in ``q``'s dtype.
+    """
+    kw = dict(inv_freq=inv_freq, layout=layout)
+    return (rope_at(q, m + shifts, **kw) * rope_at(k, n + shifts, **kw)).sum(-1)
+
+
+def rope_relative_gap(
+    m: int, n: int, dim: int, *, inv_freq: torch.Tensor, layout: str = "interleaved", dtype: torch.dtype
+) -> float:
+    """``max |R_m^T R_n - R_{n-m}|`` with matrices in ``dtype``: 0 up to rounding (float32 drifts far out)."""
+    kw = dict(layout=layout, inv_freq=inv_freq, dtype=dtype)
+    r_m, r_n, r_nm = (rope_rotation_matrix(x, dim, **kw) for x in (m, n, n - m))
+    return float((r_m.T @ r_n - r_nm).abs().max())
+
+
+def rope_layout_gap(position: float, dim: int, *, inv_freq: torch.Tensor) -> float:
+    """``max |R_half - P R_interleaved P^T|`` at ``position``, ``P`` the permutation matrix of
+    :func:`layout_permutation`: the two layouts are one relabelling of components apart (0 up to rounding)."""
+    p = torch.eye(dim, dtype=torch.float64)[layout_permutation(dim)]  # (dim, dim)
+    r_int = rope_rotation_matrix(position, dim, inv_freq=inv_freq, dtype=torch.float64)
+    r_half = rope_rotation_matrix(position, dim, layout="half", inv_freq=inv_freq, dtype=torch.float64)
+    return float((r_half - p @ r_int @ p.T).abs().max())
+
+
+def rope_mean_abs_scores(
+    qs: torch.Tensor, ks: torch.Tensor, distances: torch.Tensor, *, inv_freq: torch.Tensor, layout: str
+) -> torch.Tensor:
+    """``mean_b |q_b . R_r k_b|`` over the samples, for every distance ``r``: the measured decay.
+
+    Args:
+        qs, ks: (samples, dim) vectors, read in ``layout``.
+        distances: (r,) distances.
+
+    Returns:
+        (r,) float64.
+    """
+    if layout == "half":  # the same vectors in the interleaved order: q . R_half k = q[inv] . R_int k[inv]
+        back = torch.argsort(layout_permutation(qs.shape[-1]))
+        qs, ks = qs[:, back], ks[:, back]
+    return rope_scores(qs, ks, distances, inv_freq).abs().mean(0)
+
+
+def rope_toy_attention(
+    dim: int,
+    length: int,
+    *,
+    inv_freq: torch.Tensor,
+    attention_factor: float,
+    layout: str,
+    generator: torch.Generator,
+) -> torch.Tensor:
+    """Causal attention of three toy inputs: the same token at every position without RoPE, with RoPE,
+    and random queries and keys with RoPE. Hugging Face multiplies cos and sin by ``attention_factor``.
+
+    Returns:
+        (3, length, length) float64, rows summing to 1 over the past.
+    """
+    token = toy_normal(dim, generator=generator).double().expand(length, dim)  # (L, dim): one token, repeated
+    q_rand = toy_normal(length, dim, generator=generator).double()
+    k_rand = toy_normal(length, dim, generator=generator).double()
+    pos = torch.arange(length)
+
+    def rot(x: torch.Tensor) -> torch.Tensor:
+        return attention_factor * apply_rope(x, pos, layout=layout, inv_freq=inv_freq)
+
+    return torch.stack(
+        [
+            attention_weights(token, token, causal=True),
+            attention_weights(rot(token), rot(token), causal=True),
+            attention_weights(rot(q_rand), rot(k_rand), causal=True),
+        ]
+    )

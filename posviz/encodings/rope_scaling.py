@@ -1,9 +1,14 @@
 """RoPE context extension and the rotary part of a head, as Hugging Face ``modeling_rope_utils.py`` computes them.
 
-One function per ``rope_type`` (the string a config.json writes): default, linear (position
-interpolation), dynamic (NTK), yarn, llama3 and longrope (Phi-3). Two facts about the head decide
-how many components rotate at all: ``partial_rotary_factor`` (GPT-NeoX ``rotary_pct``, Phi) and
-the decoupled RoPE of multi-head latent attention (DeepSeek-V2/V3 rotate only ``qk_rope_head_dim``).
+``ROPE_SCALING`` is the registry: one entry per ``rope_type`` (the string a config.json writes) with
+its function, its own options (Hugging Face names and defaults, and the range and words the page
+shows them with), after Hugging Face's ``ROPE_INIT_FUNCTIONS``. The page's controls, cache keys and
+code snippets are derived from it: adding a method is one entry and its function. Each function is
+self-contained (``math`` and ``torch``, and the helpers its entry lists), so the page shows its source.
+
+Two facts about the head decide how many components rotate at all: ``partial_rotary_factor``
+(GPT-NeoX ``rotary_pct``, Phi) and the decoupled RoPE of multi-head latent attention (DeepSeek-V2/V3
+rotate only ``qk_rope_head_dim``).
 
 Frequencies are float64 here; Hugging Face computes them in float32 (``inv_freq`` agrees to ~1e-7).
 
@@ -13,33 +18,43 @@ Notation: ``dim`` rotary dimensions (pairs ``k = 0 .. dim/2 - 1``); ``L`` the tr
 
 from __future__ import annotations
 
+import inspect
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import torch
 
 from posviz.encodings.rope import check_base, check_rope_dim, rope_inv_freq
 
-# The page's methods (one slider each); longrope needs a factor per pair, so it comes from a config only.
-METHODS = ("default", "linear", "dynamic", "yarn", "llama3")
-ALL_METHODS = (*METHODS, "longrope")
-
-# Hugging Face defaults of each method's own options.
-YARN_DEFAULTS = dict(
-    beta_fast=32.0, beta_slow=1.0, mscale=None, mscale_all_dim=None, attention_factor=None, truncate=True
-)
-LLAMA3_DEFAULTS = dict(low_freq_factor=1.0, high_freq_factor=4.0)
-LONGROPE_DEFAULTS = dict(short_factor=None, long_factor=None, seq_len=None, attention_factor=None)
-METHOD_OPTIONS = {
-    "default": {},
-    "linear": {},
-    "dynamic": {"seq_len": None},
-    "yarn": YARN_DEFAULTS,
-    "llama3": LLAMA3_DEFAULTS,
-    "longrope": LONGROPE_DEFAULTS,
-}
+# ---------------------------------------------------------------- one function per method
+# Signature: (inv_freq (dim/2,) float64 default frequencies, *, dim, base, factor, original_max_position,
+# the method's own options) -> (inv_freq (dim/2,) float64, attention_factor). ``factor >= 1`` and
+# ``original_max_position >= 1`` are checked once, in rope_scaling.
 
 
-def _get_mscale(scale: float, mscale: float = 1.0) -> float:
+def default_scaling(inv_freq, *, dim, base, factor, original_max_position):
+    """No scaling: ``inv_freq = base ** (-2k / dim)``."""
+    return inv_freq, 1.0
+
+
+def linear_scaling(inv_freq, *, dim, base, factor, original_max_position):
+    """Position interpolation: position m acts as m / factor."""
+    return inv_freq / factor, 1.0
+
+
+def dynamic_scaling(inv_freq, *, dim, base, factor, original_max_position, seq_len=None):
+    """Dynamic NTK: a larger base once the sequence outgrows the trained context (unchanged while s <= L)."""
+    if dim < 4:
+        raise ValueError("dynamic NTK scaling raises base to the power dim / (dim - 2): it needs dim >= 4.")
+    s = original_max_position if seq_len is None or seq_len <= original_max_position else seq_len
+    ntk_base = base * (factor * s / original_max_position - (factor - 1)) ** (dim / (dim - 2))
+    return 1.0 / ntk_base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim), 1.0
+
+
+def get_mscale(scale: float, mscale: float = 1.0) -> float:
+    """YaRN's attention scaling: ``0.1 mscale ln(scale) + 1``, 1 when ``scale <= 1``."""
     return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
 
 
@@ -61,13 +76,215 @@ def yarn_correction_range(
     return max(low, 0), min(high, dim - 1)
 
 
-def _options(method: str, options: dict) -> dict:
-    allowed = METHOD_OPTIONS[method]
-    unknown = sorted(set(options) - set(allowed))
-    if unknown:
-        names = ", ".join(allowed) or "none"
-        raise ValueError(f"{method} scaling has no option {', '.join(unknown)}; its options are: {names}.")
-    return {**allowed, **options}
+def yarn_scaling(
+    inv_freq,
+    *,
+    dim,
+    base,
+    factor,
+    original_max_position,
+    beta_fast=32.0,
+    beta_slow=1.0,
+    mscale=None,
+    mscale_all_dim=None,
+    attention_factor=None,
+    truncate=True,
+):
+    """YaRN: per pair, a ramp from interpolated (slow pairs) to unchanged (fast pairs); attention factor
+    ``0.1 ln(factor) + 1``, the ratio of two mscales (DeepSeek), or as given."""
+    beta_fast, beta_slow = beta_fast or 32.0, beta_slow or 1.0  # Hugging Face: `or 32`, `or 1`
+    if beta_fast <= 0 or beta_slow <= 0:
+        raise ValueError("beta_fast and beta_slow are numbers of turns: both must be positive.")
+    if beta_fast < beta_slow:
+        raise ValueError(
+            f"beta_fast ({beta_fast:g}) must be at least beta_slow ({beta_slow:g}): the fast pairs turn more often."
+        )
+    if attention_factor is None:
+        if mscale and mscale_all_dim:
+            attention_factor = get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim)
+        else:
+            attention_factor = get_mscale(factor)
+    low, high = yarn_correction_range(
+        dim,
+        base=base,
+        original_max_position=original_max_position,
+        beta_fast=beta_fast,
+        beta_slow=beta_slow,
+        truncate=truncate,
+    )
+    if low == high:
+        high += 0.001  # Hugging Face: prevent a division by zero
+    ramp = ((torch.arange(dim // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)  # (dim/2,) 0 fast, 1 slow
+    extrapolation = 1 - ramp  # 1: keep the pair's frequency (fast pairs), 0: interpolate it (slow pairs)
+    inv_freq = (inv_freq / factor) * (1 - extrapolation) + inv_freq * extrapolation
+    return inv_freq, float(attention_factor)
+
+
+def llama3_scaling(
+    inv_freq, *, dim, base, factor, original_max_position, low_freq_factor=1.0, high_freq_factor=4.0, lenient=False
+):
+    """Llama 3.1: wavelengths ``< L / high_freq_factor`` unchanged, ``> L / low_freq_factor`` divided by
+    ``factor``, smooth in between. ``lenient`` accepts ``low_freq_factor == high_freq_factor`` (a hard cut,
+    as Llama 4 Scout writes), which Hugging Face accepts with a warning."""
+    low_ff, high_ff = low_freq_factor, high_freq_factor
+    if not (0 < low_ff < high_ff or (lenient and 0 < low_ff == high_ff)):
+        raise ValueError(
+            f"llama3 needs 0 < low_freq_factor < high_freq_factor, got {low_ff:g} and {high_ff:g}: "
+            "the smooth band lies between the wavelengths L / high_freq_factor and L / low_freq_factor."
+        )
+    wavelen = 2 * math.pi / inv_freq  # (dim/2,) tokens per turn
+    scaled = torch.where(wavelen > original_max_position / low_ff, inv_freq / factor, inv_freq)  # long: / factor
+    if low_ff == high_ff:  # no smooth band: Hugging Face's 0/0 smoothing is computed but never selected
+        return scaled, 1.0
+    medium = (wavelen >= original_max_position / high_ff) & (wavelen <= original_max_position / low_ff)
+    smooth = (original_max_position / wavelen - low_ff) / (high_ff - low_ff)
+    smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+    return torch.where(medium, smoothed, scaled), 1.0
+
+
+def longrope_attention_factor(factor: float, original_max_position: int) -> float:
+    """Phi-3's default attention factor: ``sqrt(1 + ln(factor) / ln(L))``, 1 when ``factor <= 1``."""
+    if factor <= 1.0:
+        return 1.0
+    return math.sqrt(1 + math.log(factor) / math.log(original_max_position))
+
+
+def longrope_scaling(
+    inv_freq,
+    *,
+    dim,
+    base,
+    factor,
+    original_max_position,
+    short_factor=None,
+    long_factor=None,
+    seq_len=None,
+    attention_factor=None,
+):
+    """LongRoPE (Phi-3): ``inv_freq / ext_k`` with ``ext = long_factor`` once ``seq_len > L``, else
+    ``short_factor``; attention factor ``sqrt(1 + ln(factor) / ln(L))`` unless given."""
+    for name, ext in (("short_factor", short_factor), ("long_factor", long_factor)):
+        if ext is None or len(ext) != dim // 2:
+            got = "nothing" if ext is None else f"{len(ext)} numbers"
+            raise ValueError(f"longrope needs {name}: one number per pair, {dim // 2} of them; got {got}.")
+        if not all(isinstance(x, int | float) and math.isfinite(x) and x > 0 for x in ext):
+            raise ValueError(f"longrope {name} must hold positive finite numbers (a divisor per pair).")
+    ext = long_factor if seq_len and seq_len > original_max_position else short_factor  # Hugging Face: `seq_len > L`
+    if attention_factor is None:
+        attention_factor = longrope_attention_factor(factor, original_max_position)
+    return inv_freq / torch.tensor(ext, dtype=torch.float64), float(attention_factor)
+
+
+# ---------------------------------------------------------------- the registry
+
+
+@dataclass(frozen=True)
+class Option:
+    """One of a method's own options, under its Hugging Face name."""
+
+    name: str
+    default: Any  # Hugging Face's; None: unset
+    help: str
+    bounds: tuple[float, float] | None = None  # the page's range for a number; None: a toggle, or from a config only
+    step: float | None = None
+    label: str = ""  # how the page names it; the name when empty
+
+
+@dataclass(frozen=True)
+class ScalingMethod:
+    """A context-extension method: the ``rope_type``, its function and its own options, in Hugging Face's order."""
+
+    rope_type: str
+    label: str  # a few words for the page
+    compute: Callable[..., tuple[torch.Tensor, float]]
+    options: tuple[Option, ...] = ()
+    reads: tuple[str, ...] = ("factor", "original_max_position")  # of the settings every method may read
+    helpers: tuple[Callable, ...] = ()  # the functions ``compute`` calls (shown with it)
+    on_page: bool = True  # False: its options come from a config only (a factor per pair)
+
+
+SEQ_LEN = Option("seq_len", None, "The current sequence length (the page's own seq_len).")
+ATTENTION_FACTOR = "Multiplies cos and sin; 0 means unset (computed from factor)."
+ROPE_SCALING: dict[str, ScalingMethod] = {
+    m.rope_type: m
+    for m in (
+        ScalingMethod("default", "no scaling", default_scaling, reads=()),
+        ScalingMethod("linear", "position interpolation", linear_scaling, reads=("factor",)),
+        ScalingMethod("dynamic", "dynamic NTK", dynamic_scaling, (SEQ_LEN,)),
+        ScalingMethod(
+            "yarn",
+            "YaRN",
+            yarn_scaling,
+            (
+                Option(
+                    "beta_fast",
+                    32.0,
+                    "Pairs that turn more often than this inside the original context are kept.",
+                    bounds=(0.25, 4096.0),
+                    step=0.25,
+                    label="beta_fast (turns)",
+                ),
+                Option(
+                    "beta_slow",
+                    1.0,
+                    "Pairs that turn fewer times than this inside the original context are interpolated.",
+                    bounds=(0.25, 4096.0),
+                    step=0.25,
+                    label="beta_slow (turns)",
+                ),
+                Option(
+                    "mscale",
+                    None,
+                    "DeepSeek: with mscale_all_dim, the attention factor is a ratio; 0 means unset.",
+                    bounds=(0.0, 10.0),
+                    step=0.001,
+                ),
+                Option("mscale_all_dim", None, "DeepSeek: see mscale; 0 means unset.", bounds=(0.0, 10.0), step=0.001),
+                Option("attention_factor", None, ATTENTION_FACTOR, bounds=(0.0, 10.0), step=0.001),
+                Option(
+                    "truncate", True, "Round the ramp's ends to whole pairs (floor and ceil), as the reference does."
+                ),
+            ),
+            helpers=(get_mscale, yarn_correction_range),
+        ),
+        ScalingMethod(
+            "llama3",
+            "Llama 3.1",
+            llama3_scaling,
+            (
+                Option(
+                    "low_freq_factor",
+                    1.0,
+                    "Wavelengths above original_max_position / low_freq_factor are divided by factor.",
+                    bounds=(0.25, 1024.0),
+                    step=0.25,
+                ),
+                Option(
+                    "high_freq_factor",
+                    4.0,
+                    "Wavelengths below original_max_position / high_freq_factor are kept.",
+                    bounds=(0.25, 1024.0),
+                    step=0.25,
+                ),
+            ),
+        ),
+        ScalingMethod(
+            "longrope",
+            "LongRoPE",
+            longrope_scaling,
+            (
+                Option("short_factor", None, "A divisor per pair within the trained context."),
+                Option("long_factor", None, "A divisor per pair past the trained context."),
+                SEQ_LEN,
+                Option("attention_factor", None, ATTENTION_FACTOR),
+            ),
+            helpers=(longrope_attention_factor,),
+            on_page=False,
+        ),
+    )
+}
+METHODS = tuple(t for t, m in ROPE_SCALING.items() if m.on_page)  # the page's methods
+ALL_METHODS = tuple(ROPE_SCALING)
 
 
 def rope_scaling(
@@ -82,130 +299,49 @@ def rope_scaling(
 ) -> tuple[torch.Tensor, float]:
     """Frequencies and attention factor of a context-extension method, as Hugging Face computes them.
 
-    Semantics of ``transformers.modeling_rope_utils`` (``_compute_<method>_parameters``):
-        default   ``inv_freq = base ** (-2k / dim)``.
-        linear    position interpolation: ``inv_freq / factor``.
-        dynamic   NTK: ``base' = base * (factor * s / L - (factor - 1)) ** (dim / (dim - 2))`` with
-                  ``s = max(seq_len, L)``: unchanged while ``seq_len <= L``.
-        yarn      per pair, a ramp from interpolated (``inv_freq / factor``, slow pairs) to
-                  unchanged (fast pairs) between the correction dims of ``beta_slow`` and
-                  ``beta_fast`` turns; attention factor ``0.1 ln(factor) + 1`` (or the mscale ratio).
-        llama3    wavelengths ``< L / high_freq_factor`` unchanged, ``> L / low_freq_factor`` divided
-                  by ``factor``, smooth in between.
-        longrope  ``inv_freq = 1 / (ext_k * base ** (2k / dim))`` with ``ext = long_factor`` once
-                  ``seq_len > L``, else ``short_factor``; attention factor
-                  ``sqrt(1 + ln(factor) / ln(L))`` unless given.
-    ``L`` is ``original_max_position`` (``max_position_embeddings`` for dynamic).
+    Semantics of ``transformers.modeling_rope_utils`` (``_compute_<method>_parameters``): see each
+    method's function in ``ROPE_SCALING``. ``L`` is ``original_max_position``
+    (``max_position_embeddings`` for dynamic).
 
     Args:
-        method: one of ``ALL_METHODS``.
+        method: a key of ``ROPE_SCALING`` (``ALL_METHODS``).
         lenient: accept what Hugging Face accepts with only a warning: llama3 with
             ``low_freq_factor == high_freq_factor`` (a hard cut with no smooth band, as Llama 4 Scout writes).
-        options: the method's own options under their Hugging Face names: ``seq_len``
-            (dynamic, longrope); ``beta_fast``, ``beta_slow``, ``mscale``, ``mscale_all_dim``,
-            ``attention_factor``, ``truncate`` (yarn); ``low_freq_factor``, ``high_freq_factor``
-            (llama3); ``short_factor``, ``long_factor`` (lists of dim/2 numbers), ``attention_factor``
-            (longrope). ``None`` means unset, as in a config.
+        options: the method's own options under their Hugging Face names (``ROPE_SCALING[method].options``);
+            ``None`` means unset, as in a config.
 
     Returns:
         ``(inv_freq, attention_factor)``: (dim/2,) float64 and a float that multiplies
         ``cos`` and ``sin`` (1.0 except for yarn and longrope).
     """
-    if method not in ALL_METHODS:
+    if method not in ROPE_SCALING:
         raise ValueError(f"method must be one of {ALL_METHODS}, got {method!r}.")
+    m = ROPE_SCALING[method]
     check_rope_dim(dim)
     check_base(base)
-    opts = _options(method, options)
+    allowed = [o.name for o in m.options]
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ValueError(
+            f"{method} scaling has no option {', '.join(unknown)}; its options are: {', '.join(allowed) or 'none'}."
+        )
+    if m.reads:
+        if not math.isfinite(factor) or factor < 1:
+            raise ValueError(f"factor must be at least 1 (how many times longer the new context is), got {factor}.")
+        if original_max_position < 1:
+            raise ValueError(f"original_max_position must be a positive length, got {original_max_position}.")
+    if lenient and "lenient" in inspect.signature(m.compute).parameters:
+        options["lenient"] = True
     inv_freq = rope_inv_freq(dim, base=base)  # (dim/2,) float64
-    if method == "default":
-        return inv_freq, 1.0
-    if not math.isfinite(factor) or factor < 1:
-        raise ValueError(f"factor must be at least 1 (how many times longer the new context is), got {factor}.")
-    if original_max_position < 1:
-        raise ValueError(f"original_max_position must be a positive length, got {original_max_position}.")
-    big_l = original_max_position
-    if method == "linear":
-        return inv_freq / factor, 1.0
-    if method == "dynamic":
-        if dim < 4:
-            raise ValueError("dynamic NTK scaling raises base to the power dim / (dim - 2): it needs dim >= 4.")
-        seq_len = opts["seq_len"]
-        s = big_l if seq_len is None or seq_len <= big_l else seq_len
-        new_base = base * ((factor * s / big_l) - (factor - 1)) ** (dim / (dim - 2))
-        return rope_inv_freq(dim, base=new_base), 1.0
-    if method == "yarn":
-        return _yarn(inv_freq, dim, base, factor, big_l, opts)
-    if method == "longrope":
-        return _longrope(inv_freq, factor, big_l, opts)
-    return _llama3(inv_freq, factor, big_l, opts, lenient=lenient), 1.0
-
-
-def _yarn(inv_freq: torch.Tensor, dim: int, base: float, factor: float, big_l: int, o: dict) -> tuple:
-    beta_fast, beta_slow = o["beta_fast"] or 32.0, o["beta_slow"] or 1.0  # Hugging Face: `or 32`, `or 1`
-    if beta_fast <= 0 or beta_slow <= 0:
-        raise ValueError("beta_fast and beta_slow are numbers of turns: both must be positive.")
-    if beta_fast < beta_slow:
-        raise ValueError(
-            f"beta_fast ({beta_fast:g}) must be at least beta_slow ({beta_slow:g}): the fast pairs turn more often."
-        )
-    attention_factor = o["attention_factor"]
-    if attention_factor is None:
-        if o["mscale"] and o["mscale_all_dim"]:
-            attention_factor = _get_mscale(factor, o["mscale"]) / _get_mscale(factor, o["mscale_all_dim"])
-        else:
-            attention_factor = _get_mscale(factor)
-    low, high = yarn_correction_range(
-        dim, base=base, original_max_position=big_l, beta_fast=beta_fast, beta_slow=beta_slow, truncate=o["truncate"]
+    return m.compute(
+        inv_freq, dim=dim, base=base, factor=factor, original_max_position=original_max_position, **options
     )
-    if low == high:
-        high += 0.001  # Hugging Face: prevent a division by zero
-    ramp = ((torch.arange(dim // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)  # (dim/2,)
-    extrapolation = 1 - ramp  # 1: keep the pair's frequency (fast pairs), 0: interpolate it (slow pairs)
-    inv_freq = (inv_freq / factor) * (1 - extrapolation) + inv_freq * extrapolation
-    return inv_freq, float(attention_factor)
 
 
-def _llama3(inv_freq: torch.Tensor, factor: float, big_l: int, o: dict, *, lenient: bool = False) -> torch.Tensor:
-    low_ff, high_ff = o["low_freq_factor"], o["high_freq_factor"]
-    if not (0 < low_ff < high_ff or (lenient and 0 < low_ff == high_ff)):
-        raise ValueError(
-            f"llama3 needs 0 < low_freq_factor < high_freq_factor, got {low_ff:g} and {high_ff:g}: "
-            "the smooth band lies between the wavelengths L / high_freq_factor and L / low_freq_factor."
-        )
-    low_wavelen, high_wavelen = big_l / low_ff, big_l / high_ff
-    wavelen = 2 * math.pi / inv_freq  # (dim/2,)
-    scaled = torch.where(wavelen > low_wavelen, inv_freq / factor, inv_freq)  # long wavelengths: / factor
-    medium = (wavelen >= high_wavelen) & (wavelen <= low_wavelen)
-    if low_ff == high_ff:  # no smooth band: Hugging Face's 0/0 smoothing is computed but never selected
-        return scaled
-    smooth = (big_l / wavelen - low_ff) / (high_ff - low_ff)
-    smoothed = (1 - smooth) * scaled / factor + smooth * scaled
-    return torch.where(medium, smoothed, scaled)
-
-
-def longrope_attention_factor(factor: float, original_max_position: int) -> float:
-    """Phi-3's default attention factor: ``sqrt(1 + ln(factor) / ln(L))``, 1 when ``factor <= 1``."""
-    if factor <= 1.0:
-        return 1.0
-    return math.sqrt(1 + math.log(factor) / math.log(original_max_position))
-
-
-def _longrope(inv_freq: torch.Tensor, factor: float, big_l: int, o: dict) -> tuple:
-    pairs = inv_freq.shape[0]
-    seq_len = o["seq_len"]
-    which = "long_factor" if seq_len and seq_len > big_l else "short_factor"  # Hugging Face: `seq_len > L`
-    for name in ("short_factor", "long_factor"):
-        ext = o[name]
-        if ext is None or len(ext) != pairs:
-            got = "nothing" if ext is None else f"{len(ext)} numbers"
-            raise ValueError(f"longrope needs {name}: one number per pair, {pairs} of them; got {got}.")
-        if not all(isinstance(x, int | float) and math.isfinite(x) and x > 0 for x in ext):
-            raise ValueError(f"longrope {name} must hold positive finite numbers (a divisor per pair).")
-    attention_factor = o["attention_factor"]
-    if attention_factor is None:
-        attention_factor = longrope_attention_factor(factor, big_l)
-    ext = torch.tensor(o[which], dtype=torch.float64)  # (dim/2,)
-    return inv_freq / ext, float(attention_factor)
+def method_source(method: str) -> str:
+    """The source of a method's function and its helpers: code that runs with ``math`` and ``torch`` alone."""
+    m = ROPE_SCALING[method]
+    return "\n\n".join(inspect.getsource(f) for f in (*m.helpers, m.compute))
 
 
 # ---------------------------------------------------------------- which components rotate
@@ -256,6 +392,6 @@ def mla_softmax_scale(qk_head_dim: int, *, factor: float, mscale_all_dim: float 
     """
     scale = qk_head_dim**-0.5
     if mscale_all_dim:
-        m = _get_mscale(factor, mscale_all_dim)
+        m = get_mscale(factor, mscale_all_dim)
         scale *= m * m
     return scale

@@ -94,6 +94,23 @@ def sinusoidal_similarity(distances: torch.Tensor, dim: int, *, base: float = 10
     return torch.cos(distances.to(torch.float64)[:, None] * inv_freq[None, :]).sum(-1)  # (r,)
 
 
+def sinusoidal_similarity_from(
+    start: int, distances: torch.Tensor, dim: int, *, base: float = 10000.0, layout: str = "interleaved", length: int
+) -> torch.Tensor:
+    """``PE(start) . PE(start + r)`` measured from the table, NaN where ``start + r`` is past a sequence of ``length``.
+
+    Equals :func:`sinusoidal_similarity` up to rounding wherever it is defined.
+
+    Returns:
+        (r,) float64.
+    """
+    ends = sinusoidal_table(  # (1 + r, dim): row 0 at start, then start + r
+        torch.cat([torch.tensor([start]), start + distances]), dim, base=base, layout=layout, dtype=torch.float64
+    )
+    dots = ends[1:] @ ends[0]  # (r,)
+    return torch.where(start + distances <= length - 1, dots, torch.nan)
+
+
 def sinusoidal_wavelengths(dim: int, *, base: float = 10000.0) -> torch.Tensor:
     """``2 pi / theta_k``: tokens per full period of each pair.
 

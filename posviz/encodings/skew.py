@@ -192,6 +192,15 @@ def relative_embeddings_left(table: torch.Tensor, length: int) -> torch.Tensor:
     return F.pad(table, (0, 0, pad, 0))[start : start + length]
 
 
+def skew_embeddings(rows: int, dim: int, *, generator: torch.Generator) -> torch.Tensor:
+    """A relative embedding table ``Er`` as tensor2tensor initialises it: normal with std ``dim ** -0.5``.
+
+    Returns:
+        (rows, dim) float32.
+    """
+    return torch.randn(rows, dim, generator=generator) * dim**-0.5
+
+
 def skew_er_bytes(length: int, dim: int, *, device: str = "meta") -> int:
     """Bytes of the ``Er`` the skew needs, ``(L, dim)``, from the real tensor (``meta``: not allocated)."""
     table = torch.zeros(length, dim, device=device)

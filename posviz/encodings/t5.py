@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import torch
 
+from posviz.encodings.attention import self_attention, toy_normal
 from posviz.encodings.positions import relative_positions
 
 
@@ -305,3 +306,36 @@ def t5_bucket_ranges(
             kind = "exact" if abs(first) < max_exact and len(rs) == 1 else "log"
             ranges.append(T5BucketRange(b, direction, first, last, len(rs), kind))
     return ranges
+
+
+def t5_saturation(*, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> int:
+    """The smallest distance from which every farther key in the past shares one bucket (the last).
+
+    Returns:
+        int, at most ``max_distance``: 91 for ``(bidirectional, 32, 128)``, where the last bucket starts.
+    """
+    d = torch.arange(0, 4 * max_distance)  # (4 max_distance,) distances into the past
+    bucket = t5_bucket(-d, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    return int(d[bucket != bucket[-1]].max()) + 1
+
+
+def t5_permutation_outputs(
+    words: tuple[str, ...], vocabulary: tuple[str, ...], *, dim: int, seed: int, with_bias: bool
+) -> torch.Tensor:
+    """Each word's output of one toy self-attention head, without or with a T5 bias.
+
+    Without a position term attention is permutation-equivariant: a shuffle of ``words`` shuffles
+    the outputs and changes none of them. The generator of ``seed`` draws a vector per vocabulary
+    word (in order), then ``w_q``, ``w_k``, ``w_v`` (dim, dim), then a T5 table (8 buckets, 1 head).
+
+    Returns:
+        (len(words), dim) float32.
+    """
+    g = torch.Generator().manual_seed(seed)
+    vocab = {w: toy_normal(dim, generator=g) for w in vocabulary}
+    w_q, w_k, w_v = (toy_normal(dim, dim, generator=g) for _ in range(3))
+    table = toy_normal(8, 1, generator=g)  # a T5 table: 8 buckets, 1 head
+    x = torch.stack([vocab[w] for w in words])  # (seq, dim)
+    pos = torch.arange(len(words))
+    bias = t5_bias(table, pos, pos, bidirectional=True, max_distance=4)[0] if with_bias else None
+    return self_attention(x, w_q, w_k, w_v, bias=bias)[1]  # (seq, dim)

@@ -77,6 +77,9 @@ def index_figure(rel, index, *, clip: int, q_pos, k_pos, q_len: int, k_len: int,
     return fig
 
 
+MAX_TABLE_ROWS = 257
+
+
 def table_figure(tables: dict[str, np.ndarray], *, clip: int, lecture: bool = False) -> go.Figure:
     """The embedding table(s) ``(2K + 1, dim)``: one row per clipped relative position.
 
@@ -88,9 +91,11 @@ def table_figure(tables: dict[str, np.ndarray], *, clip: int, lecture: bool = Fa
     fig = make_subplots(rows=1, cols=len(names), subplot_titles=names, horizontal_spacing=0.08)
     values = np.concatenate([as_array(t).ravel() for t in tables.values()])
     bound = float(np.abs(values).max()) or 1.0
-    rows = np.arange(-clip, clip + 1)
+    # A large K (up to 4096: 8193 rows) is drawn as an even sample of at most MAX_TABLE_ROWS rows, ends included.
+    shown = np.unique(np.linspace(0, 2 * clip, min(2 * clip + 1, MAX_TABLE_ROWS)).round().astype(np.int64))
+    rows = shown - clip
     for c, name in enumerate(names):
-        table = as_array(tables[name]).astype(np.float32)
+        table = as_array(tables[name]).astype(np.float32)[shown]
         fig.add_trace(
             go.Heatmap(
                 z=table,
@@ -113,7 +118,8 @@ def table_figure(tables: dict[str, np.ndarray], *, clip: int, lecture: bool = Fa
     fig = finish(
         fig,
         title=f"The embedding table{'s' if len(names) > 1 else ''}: {2 * clip + 1} rows × {table.shape[1]} components",
-        subtitle=f"Xavier-normal from the seed; top row r = −{clip} serves every key K or more to the left, "
+        subtitle=(f"Strided sample: {len(shown)} of {2 * clip + 1} rows. " if len(shown) < 2 * clip + 1 else "")
+        + f"Xavier-normal from the seed; top row r = −{clip} serves every key K or more to the left, "
         f"bottom row r = {clip} every key K or more to the right",
         lecture=lecture,
         height=max(int(lk.height * 0.75), min(lk.height, 160 + 22 * (2 * clip + 1))),

@@ -1,24 +1,30 @@
-"""Widgets bound to the URL, one definition per key (``posviz.ui.params``).
+"""Widgets bound to the URL, one definition per key (``posviz.ui.params``), through Streamlit's public API.
 
 ``control(key)`` renders the widget for ``key`` with ``bind="query-params"``
-and returns a valid value. On the first render it reads the raw link value
-itself: what Streamlit would silently drop or accept off-step becomes a
-visible notice, and the corrected value replaces it in the link before the
-widget is seeded, so the address bar always reopens the view on screen.
+and returns a valid value. On a widget's first run it reads the raw link text
+itself (``st.query_params``): what Streamlit would silently drop, clamp, accept
+off its step or take from a repeated key becomes a visible notice. A link value
+that needs correcting is corrected in the link (``st.query_params``) before
+its widget exists, and the run repeats (:func:`finish_run`): Streamlit then
+seeds the widget from the corrected link, so the address bar always reopens
+the view on screen. A value set later (:func:`set_on_next_run`, an odd ``dim``
+typed in) goes through ``st.session_state``, which Streamlit writes to the link.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
-from posviz.ui.params import PARAMS, Param, clean_text, parse
+from posviz.ui.params import PARAMS, Param, clean_text, parse, quote_raw
 from posviz.ui.streamlit_private import ensure_app_entry
 
 _PENDING = "_posviz_pending"  # key -> value to apply before the widget on the next run
-_CORRECTED = "_posviz_corrected"  # keys already corrected once (guards against loops)
+_FIXED = "_posviz_fixed"  # keys whose link value was corrected once (guards against loops)
+_RERUN = "_posviz_rerun"  # a link was corrected or a notice came late: finish_run reruns
 _NOTICES = "_posviz_notices"  # key -> (message, value it was about)
 _HEADER_SHOWN = "_posviz_header_shown"  # this run has drawn the notices already
 _PAGE = "_posviz_page"  # URL path of the page the last run drew
@@ -35,17 +41,13 @@ def _widget(p: Param, lo: Any, hi: Any, where: Any) -> Any:
     common = dict(key=p.key, help=p.help or None, bind="query-params")
     if p.widget == "toggle":
         return where.toggle(p.label, value=p.default, **common)
-    if p.widget == "radio":
+    if p.widget in ("radio", "select"):  # select: a long list; the link holds the option itself (no format_func)
+        common["index"] = p.options.index(p.default)
+        if p.widget == "select":
+            return where.selectbox(p.label, p.options, **common)
         return where.radio(
-            p.label,
-            p.options,
-            index=p.options.index(p.default),
-            horizontal=True,
-            captions=[p.option_labels.get(o, "") for o in p.options],
-            **common,
+            p.label, p.options, horizontal=True, captions=[p.option_labels.get(o, "") for o in p.options], **common
         )
-    if p.widget == "select":  # a long list of choices; the link holds the option itself (no format_func)
-        return where.selectbox(p.label, p.options, index=p.options.index(p.default), **common)
     if p.widget == "text_area":
         return where.text_area(p.label, value=p.default, max_chars=int(p.max) if p.max else None, height=150, **common)
     cast = _widget_type(p)
@@ -80,72 +82,57 @@ def _value(p: Param, raw: Any) -> Any:
 
 
 def control(
-    key: str,
+    param: Param | str,
     *,
     min_value: float | None = None,
     max_value: float | None = None,
-    default: Any = None,
     where: Any = None,
-    options: tuple[str, ...] | None = None,
-    param: Param | None = None,
 ) -> Any:
-    """Render the URL-bound widget for ``key`` and return its validated value.
+    """Render the URL-bound widget for ``param`` and return its validated value.
 
     Args:
-        key: a key of ``PARAMS``; also the URL query parameter.
+        param: the parameter's definition (a scheme's own live in its ui package, a page's narrowing
+            comes from ``params.narrowed``), or a key of the shared ``PARAMS``; its key is the URL's.
         min_value, max_value: bounds that depend on other settings (for
             example ``head < heads``); they tighten the definition's bounds.
-        default: this page's default when it differs from the definition's
-            (``seq_len`` is 8 on the skew walk-through, 4096 for RoPE curves).
         where: container to draw into; the sidebar by default.
-        options: this page's choices when it offers fewer than the definition
-            (``layout`` is ``interleaved``/``half`` for RoPE, ``interleaved``/
-            ``concat`` for sinusoidal); a link value outside them falls back
-            with a notice.
-        param: the parameter's definition (a scheme's own parameters live in
-            its ui package); by default the shared one for ``key``.
     """
     ensure_app_entry()
-    p = PARAMS[key] if param is None else param
-    if options is not None:
-        p = replace(p, options=tuple(options), default=p.default if p.default in options else options[0])
-    if default is not None:
-        p = replace(p, default=default)
+    p = PARAMS[param] if isinstance(param, str) else param
+    key = p.key
     where = st.sidebar if where is None else where
     state = st.session_state
     pending = state.setdefault(_PENDING, {})
     notices = state.setdefault(_NOTICES, {})
-    corrected = state.setdefault(_CORRECTED, set())
+    fixed = state.setdefault(_FIXED, set())
     state.setdefault(_BOUND, set()).add(key)
     lo = p.min if min_value is None else min_value
     hi = p.max if max_value is None else max_value
 
-    wanted, announce = None, False
     if key in pending:
         value = pending.pop(key)
         state[key] = _widget_type(p)(value)
-        # A widget drawn for the first time with a value from session state stays out of the
-        # address bar until it is moved (the zoom's q_start and k_start): write it there too.
-        _rewrite_link(key, link_text(p, value), is_default=value == p.default)
+        _write_link(p, value)  # a widget drawn for the first time: Streamlit leaves its value out of the link
     elif key not in state:
-        raw = st.query_params.get(key)
-        if raw is not None:
+        raw = st.query_params.get_all(key)
+        if raw:
             wanted, notice = parse(p, raw, min_value=lo, max_value=hi)
             if notice:
                 notices[key] = (notice, wanted)
-                announce = bool(state.get(_HEADER_SHOWN))  # drawn after the header: rerun to show it
-            if raw != link_text(p, wanted):
-                _rewrite_link(key, link_text(p, wanted), is_default=wanted == p.default)
+                if state.get(_HEADER_SHOWN):  # drawn after the header: the rerun shows it
+                    state[_RERUN] = True
+            if (notice or raw != [link_text(p, wanted)]) and key not in fixed:
+                fixed.add(key)
+                if _write_link(p, wanted):
+                    state[_RERUN] = True
+                    return wanted  # the widget is drawn on the rerun, seeded from the corrected link
+                pending[key] = wanted  # the key is bound (a page switch): through session state
     elif p.kind in ("int", "float") and not lo <= state[key] <= hi:
         state[key] = _widget_type(p)(min(max(state[key], lo), hi))  # bounds moved under a kept value
 
     value = _value(p, _widget(p, lo, hi, where))
-    if (announce or (wanted is not None and value != wanted)) and key not in corrected:
-        # Applied before the widget on the next run (see finish_run); only needed
-        # when the link could not be rewritten, or to show a late notice.
-        corrected.add(key)
-        pending[key] = wanted
-        value = wanted
+    if key in pending:
+        value = pending[key]
     if p.even and int(value) % 2:
         # Typed into the box: widgets do not enforce the step. Snap, and show the snapped
         # value in the widget (and the link) on the rerun that finish_run asks for.
@@ -155,6 +142,23 @@ def control(
     if key in notices and notices[key][1] != value:
         del notices[key]  # the user has moved on from the value the notice was about
     return value
+
+
+def _write_link(p: Param, value: Any) -> bool:
+    """Put ``value`` in the address bar for ``p.key``; False once a widget is bound to it.
+
+    Streamlit refuses ``st.query_params`` writes to a bound key; it writes a bound
+    widget's value given through ``st.session_state`` itself. Defaults stay out of
+    the link, as Streamlit keeps them.
+    """
+    try:
+        if value != p.default:
+            st.query_params[p.key] = link_text(p, value)
+        elif p.key in st.query_params:
+            del st.query_params[p.key]
+    except StreamlitAPIException:
+        return False
+    return True
 
 
 def link_text(p: Param, value: Any) -> str:
@@ -168,32 +172,6 @@ def link_text(p: Param, value: Any) -> str:
     return str(value)
 
 
-def _rewrite_link(key: str, text: str, *, is_default: bool) -> None:
-    """Replace the link's value for ``key`` before its widget is seeded from it.
-
-    Streamlit seeds a bound widget from the query string the page was opened
-    with and offers no public way to correct it first; a value put into
-    ``st.session_state`` does reach the widget, but not the address bar. So the
-    corrected text goes into Streamlit's own copy of the link (a private
-    structure: if it ever moves, the session-state path in :func:`control`
-    still corrects the widget) and the browser is told the new address.
-    """
-    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    try:
-        with ctx.session_state.query_params() as qp:
-            if is_default:  # Streamlit keeps defaults out of the link
-                qp._initial_query_params.pop(key, None)
-                qp._query_params.pop(key, None)
-            else:
-                qp._initial_query_params[key] = [text]
-                qp._query_params[key] = text
-            qp._send_query_param_msg()
-    except (AttributeError, TypeError):  # internals moved: the session-state path still applies
-        return
-
-
 def start_run(page: str | None = None) -> None:
     """Called first on every run (``app.py``) with the page's URL path: no page header drawn yet.
 
@@ -201,6 +179,7 @@ def start_run(page: str | None = None) -> None:
     page's values: keys are shared, but their sensible values are not (``seq_len``
     is 8 on the skew walk-through and 16384 for RoPE's curves), and the page
     then opens as its own link would. Lecture mode, in the shared sidebar, stays.
+    A link to a page that does not exist opens home (``st.navigation``'s default page) with a notice.
     """
     state = st.session_state
     state[_HEADER_SHOWN] = False
@@ -214,24 +193,57 @@ def start_run(page: str | None = None) -> None:
                 state.pop(key, None)
         for key in [k for k in state if k.startswith(("show_", "code_"))]:  # open sections and code blocks
             state.pop(key, None)
-        state.pop(_NOTICES, None)
-        state.pop(_CORRECTED, None)
-        state.pop(_PENDING, None)
+        for scratch in (_NOTICES, _PENDING, _FIXED):
+            state.pop(scratch, None)
+    asked = unknown_page(st.context.url, str(st.get_option("server.baseUrlPath") or "")) if page == "" else None
+    notices = state.setdefault(_NOTICES, {})
+    if asked:
+        notices[_UNKNOWN_PAGE] = (f"There is no page /{quote_raw(asked)}: this is the home page. {_PAGES_ARE}", None)
+    else:
+        notices.pop(_UNKNOWN_PAGE, None)
+
+
+_UNKNOWN_PAGE = "_page"  # the notices' entry for a link to a page that does not exist
+_PAGES_ARE = "The sidebar lists every page."
+
+
+def unknown_page(url: str | None, base_path: str = "") -> str | None:
+    """The path a link asked for when it opened home instead, or None.
+
+    Args:
+        url: ``st.context.url`` on the home page: the browser's address without its query
+            string. ``st.navigation`` runs its default page for a path it does not know and
+            leaves the address as it was.
+        base_path: the server's ``server.baseUrlPath`` (the app's own prefix, not a page).
+    """
+    if not url:
+        return None
+    path = unquote(urlparse(url).path).strip("/")
+    base = base_path.strip("/")
+    if base and (path == base or path.startswith(base + "/")):
+        path = path[len(base) :].strip("/")
+    return path or None
 
 
 def finish_run() -> None:
-    """Called last on every run (``app.py``): rerun once if a link value was corrected.
+    """Called last on every run (``app.py``): rerun once if a link value was corrected after the header."""
+    _rerun_if_corrected()
 
-    The corrected value goes into ``st.session_state`` before its widget on
-    the rerun; Streamlit then shows it in the widget and in the address bar, so
-    the link a teacher copies is the view they see.
-    """
-    if st.session_state.get(_PENDING):
+
+def _rerun_if_corrected() -> None:
+    """Rerun now if a control corrected its link value or holds a value for its widget's next run."""
+    state = st.session_state
+    if state.get(_PENDING) or state.pop(_RERUN, False):
         st.rerun()
 
 
 def show_notices() -> None:
-    """One warning per link value that was refused or adjusted (drawn by the page header)."""
+    """One warning per link value that was refused or adjusted (drawn by the page header).
+
+    The page's settings are read by now: a corrected link reruns here, before the page draws
+    (and before a rule error's ``st.stop()``, after which Streamlit refuses a rerun).
+    """
+    _rerun_if_corrected()
     st.session_state[_HEADER_SHOWN] = True
     for message, _ in st.session_state.get(_NOTICES, {}).values():
         st.warning(message, icon=":material/link_off:")
@@ -256,13 +268,6 @@ def step_through(titles: list[str] | tuple[str, ...], *, where: Any = None) -> i
         (prev_col, "step_prev", "Previous", ":material/arrow_back:", -1, step <= 1),
         (next_col, "step_next", "Next", ":material/arrow_forward:", 1, step >= last),
     ):
-        col.button(
-            label,
-            icon=icon,
-            on_click=_shift_step,
-            args=(delta, last),
-            disabled=disabled,
-            key=key,
-            width="stretch",
-        )
+        kw = dict(icon=icon, on_click=_shift_step, args=(delta, last), disabled=disabled, key=key)
+        col.button(label, **kw, width="stretch")
     return step

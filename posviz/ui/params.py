@@ -35,16 +35,24 @@ class Param:
     help: str = ""
     min: float | None = None
     max: float | None = None
-    step: float | None = None
+    step: float | None = None  # whole numbers step by 1 unless given
     even: bool = False
     options: tuple[str, ...] = ()
     option_labels: dict[str, str] = field(default_factory=dict)
     # kind "text": ``max`` is the most characters kept
 
 
+def narrowed(p: Param, *, default: Any = None, options: tuple[str, ...] | None = None) -> Param:
+    """``p`` as one page offers it: its own default (``seq_len`` is 8 on the skew walk-through), or fewer
+    choices (``layout`` is interleaved or half for RoPE); a default outside them falls back to the first."""
+    if options is not None:
+        p = replace(p, options=tuple(options), default=p.default if p.default in options else options[0])
+    return p if default is None else replace(p, default=default)
+
+
 def length(key: str, label: str, *, default: int, help: str) -> Param:
     """A count of positions (a length or a distance) typed in a number box: 1 .. ``MAX_LEN``."""
-    return Param(key, label, "int", default, "number", min=1, max=MAX_LEN, step=1, help=help)
+    return Param(key, label, "int", default, "number", min=1, max=MAX_LEN, help=help)
 
 
 # The key axis's controls are the query axis's, with their own key, label and help.
@@ -62,7 +70,6 @@ Q_START = Param(
     "number",
     min=0,
     max=MAX_LEN - 1,
-    step=1,
     help="Position of the window's first query (moved back when the window would run past the end).",
 )
 
@@ -105,7 +112,6 @@ PARAMS: dict[str, Param] = {
             "slider",
             min=1,
             max=64,
-            step=1,
             help="Columns of the bias table: each head learns its own scalar per bucket.",
         ),
         Param(
@@ -116,7 +122,6 @@ PARAMS: dict[str, Param] = {
             "slider",
             min=0,
             max=63,
-            step=1,
             help="Which head's bias and attention to draw.",
         ),
         Param(
@@ -127,10 +132,9 @@ PARAMS: dict[str, Param] = {
             "number",
             min=0,
             max=2**31 - 1,
-            step=1,
             help="Seeds the random bias table and the toy queries and keys.",
         ),
-        Param("step", "Step", "int", 1, "slider", min=1, max=64, step=1, help="Step of the walk-through."),
+        Param("step", "Step", "int", 1, "slider", min=1, max=64, help="Step of the walk-through."),
         # A zoom into any matrix view (T5, Shaw, ALiBi): drawn at full resolution when small enough.
         Param(
             "window",
@@ -140,7 +144,6 @@ PARAMS: dict[str, Param] = {
             "number",
             min=0,
             max=MAX_LEN,
-            step=1,
             help="Zoom: draw only this many queries and keys from the positions below. A small window is drawn "
             "cell by cell; a larger one is strided, and each figure's subtitle says which. 0 draws the whole "
             "view, strided.",
@@ -161,7 +164,6 @@ PARAMS: dict[str, Param] = {
             "number",
             min=1,
             max=MAX_CURVE_LEN,
-            step=1,
             help="Number of positions. Large values are drawn as a strided sample.",
         ),
         Param(
@@ -172,7 +174,6 @@ PARAMS: dict[str, Param] = {
             "number",
             min=2,
             max=512,
-            step=1,
             even=True,
             help="Size of each query, key or embedding vector (even: sin/cos and rotation pairs).",
         ),
@@ -256,19 +257,29 @@ def quote_raw(raw: str, limit: int = 40) -> str:
 
 
 def parse(
-    param: Param, raw: str, *, min_value: float | None = None, max_value: float | None = None
+    param: Param, raw: str | list[str], *, min_value: float | None = None, max_value: float | None = None
 ) -> tuple[Any, str | None]:
     """Value to use for the URL text ``raw``, and a notice if it was not taken as is.
 
+    Out of range lands on the nearest bound; text that is no value of the kind falls back
+    to the default; a key given more than once takes its last value (as Streamlit does).
+
     Args:
         param: the parameter's definition.
-        raw: the text after ``key=`` in the link.
+        raw: the text after ``key=`` in the link, or every such text when the key repeats.
         min_value, max_value: tighter bounds that depend on other settings.
 
     Returns:
         ``(value, notice)``: ``notice`` is None when ``raw`` was used unchanged,
         otherwise a sentence saying what was refused or adjusted and why.
     """
+    if isinstance(raw, list):
+        value, notice = parse(param, raw[-1], min_value=min_value, max_value=max_value)
+        if len(raw) == 1:
+            return value, notice
+        listed = ", ".join(quote_raw(r, 12) for r in raw[:4]) + (", ..." if len(raw) > 4 else "")
+        said = f"{param.key} appears {len(raw)} times in the link ({listed}); the last one is used: "
+        return value, said + (notice or f"{param.key}={format_value(param, value)}.")
     lo = param.min if min_value is None else min_value
     hi = param.max if max_value is None else max_value
     shown = f"{param.key}={quote_raw(raw)}"
@@ -306,20 +317,22 @@ def parse(
         return default, f"{shown} in the link is not a finite number; {fallback}."
     # A number too large for a float (a 400-digit q_len) is inf here: out of range below.
 
-    # Out of range falls back to the default, as Streamlit's own binding does.
-    if lo is not None and number < lo:
-        return default, f"{shown} in the link is below the smallest allowed, {format_value(param, lo)}; {fallback}."
-    if hi is not None and number > hi:
-        return default, f"{shown} in the link is above the largest allowed, {format_value(param, hi)}; {fallback}."
     notes = []
-    step = param.step or 0
+    if lo is not None and number < lo:
+        notes.append(f"below the smallest allowed, {format_value(param, lo)}")
+        number = lo
+    elif hi is not None and number > hi:
+        notes.append(f"above the largest allowed, {format_value(param, hi)}")
+        number = hi
+    if math.isinf(number):  # no bound on that side
+        return default, f"{shown} in the link is not a finite number; {fallback}."
+    step = param.step or (1 if param.kind == "int" else 0)
     if step:
         base = lo if lo is not None else 0
-        snapped = base + round((number - base) / step) * step
-        snapped = round(snapped, 10)
+        snapped = round(base + round((number - base) / step) * step, 10)
         if hi is not None and snapped > hi:
             snapped -= step
-        if not math.isclose(snapped, number, rel_tol=0, abs_tol=1e-9):
+        if not notes and not math.isclose(snapped, number, rel_tol=0, abs_tol=1e-9):
             whole = param.kind == "int" and step == 1
             notes.append("not a whole number" if whole else f"not a multiple of the step {format_value(param, step)}")
         number = snapped  # within float noise of the grid: onto it, without a word

@@ -18,13 +18,13 @@ their cache key. Shared machinery: this module knows no scheme.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, field, fields, replace
+from dataclasses import MISSING, field, fields
 from typing import Any, TypeVar
 
 import streamlit as st
 
 from posviz.ui.controls import control
-from posviz.ui.params import Param
+from posviz.ui.params import Param, narrowed
 
 T = TypeVar("T")
 Values = Mapping[str, Any]  # the values read so far, by field name
@@ -52,11 +52,7 @@ def setting(
         when: the control is drawn only when this is true of the fields read before; otherwise the
             field keeps its default (RoPE's YaRN options appear only for YaRN).
     """
-    p = param
-    if options is not None:
-        p = replace(p, options=tuple(options), default=p.default if p.default in options else options[0])
-    if default is not MISSING:
-        p = replace(p, default=default)
+    p = narrowed(param, default=None if default is MISSING else default, options=options)
     return field(default=p.default, metadata={"param": p, "section": section, "bounds": bounds, "when": when})
 
 
@@ -82,7 +78,7 @@ def read_settings(cls: type[T], *, where: Any = None) -> T:
         if meta["bounds"] is not None:
             lo, hi = meta["bounds"](values) if callable(meta["bounds"]) else meta["bounds"]
         p: Param = meta["param"]
-        values[f.name] = control(p.key, min_value=lo, max_value=hi, where=where, param=p)
+        values[f.name] = control(p, min_value=lo, max_value=hi, where=where)
     return cls(**values)
 
 

@@ -7,10 +7,10 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from posviz.encodings.compare import RUNNERS
 from posviz.schemes import COMPARED
 from posviz.ui.compare.links import LINKS, page_links
 from posviz.ui.compare.properties import property_rows
-from posviz.ui.compare.runners import RUNNERS
 from posviz.ui.compare.settings import CompareSettings
 
 from .conftest import assert_healthy, chart, charts, open_compare, open_page, value_of, warnings

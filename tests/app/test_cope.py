@@ -245,17 +245,17 @@ HOSTILE = [
     ({"mode": "count-sentences"}, "mode", "count-sentences", False),
     ({"mode": "RANDOM"}, "mode", "random", False),
     ({"npos_max": "abc"}, "npos_max", 16, True),
-    ({"npos_max": "1e309"}, "npos_max", 16, True),
-    ({"npos_max": "0"}, "npos_max", 16, True),
+    ({"npos_max": "1e309"}, "npos_max", 4097, True),  # out of range: the nearest bound
+    ({"npos_max": "0"}, "npos_max", 1, True),
     ({"temperature": "inf"}, "temperature", 8.0, True),
-    ({"temperature": "0"}, "temperature", 8.0, True),
+    ({"temperature": "0"}, "temperature", 0.5, True),
     ({"temperature": "nan"}, "temperature", 8.0, True),
     ({"dim": "3"}, "dim", 2, True),
-    ({"dim": "-5"}, "dim", 64, True),
+    ({"dim": "-5"}, "dim", 2, True),
     ({"seed": "<script>"}, "seed", 0, True),
     ({"query": "999"}, "query", N_DEFAULT - 1, True),
-    ({"query": "-1"}, "query", N_DEFAULT - 1, True),
-    ({"query": "5", "key": "9"}, "key", 2, True),
+    ({"query": "-1"}, "query", 0, True),
+    ({"query": "5", "key": "9"}, "key", 5, True),  # key <= query
     ({"key": "x"}, "key", (N_DEFAULT - 1) // 2, True),
     ({"mask_after": "maybe"}, "mask_after", False, True),
 ]

@@ -42,7 +42,9 @@ def test_page_link_to_t5(home):
 
 def test_sidebar_has_lecture_toggle(home):
     toggles = [t.key for t in home.sidebar.get("toggle")]
-    assert toggles[0] == "lecture", toggles  # first in the shared sidebar, above the deck's controls
+    assert toggles[0] == "lecture" and set(toggles) <= {"lecture", "deck_ed_open_file"}, (
+        toggles
+    )  # and the deck editor's
     assert value_of(home, "lecture") is False
 
 
@@ -55,3 +57,43 @@ def test_lecture_link_on_home(raw, on, notice):
     assert_healthy(at)
     assert value_of(at, "lecture") is on
     assert any("lecture=" in w for w in warnings(at)) is notice, warnings(at)
+
+
+def _home_at(url: str, **params: str | list[str]):
+    from streamlit.testing.v1 import AppTest
+
+    from .conftest import APP, TIMEOUT
+
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.context["url"] = url  # the address the browser reports (without its query string)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def test_an_unknown_page_opens_home_with_a_notice():
+    at = _home_at("http://localhost:8501/nosuchpage", x="1")
+    assert_healthy(at)
+    assert "position" in at.title[0].value  # home
+    notices = [w for w in warnings(at) if "no page" in w]
+    assert len(notices) == 1 and "/nosuchpage" in notices[0] and "sidebar" in notices[0], warnings(at)
+
+
+def test_home_itself_has_no_page_notice():
+    for url in ("http://localhost:8501", "http://localhost:8501/"):
+        assert not [w for w in warnings(_home_at(url)) if "no page" in w]
+
+
+def test_an_unknown_page_is_quoted_safely():
+    at = _home_at("http://localhost:8501/%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+    notice = next(w for w in warnings(at) if "no page" in w)
+    assert "<script>" not in notice.replace("\\<script\\>", "")
+
+
+def test_a_repeated_key_says_which_value_was_used():
+    at = open_page(lecture=["true", "false"])
+    assert_healthy(at)
+    assert value_of(at, "lecture") is False
+    notice = next(w for w in warnings(at) if "lecture" in w)
+    assert "appears 2 times" in notice and "last one" in notice, notice
+    assert at.query_params.get("lecture") is None  # the address bar: the value used (off, the default)

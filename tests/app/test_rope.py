@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from posviz.encodings.rope import LLAMA3_DEFAULTS, METHODS, YARN_DEFAULTS, rope_scaling
+from posviz.encodings.rope_scaling import METHODS, ROPE_SCALING, rope_scaling
 from posviz.figures.layout import number
 from posviz.ui.rope.params import METHOD_CONTROLS
 from posviz.ui.rope.settings import RopeSettings
@@ -71,11 +71,19 @@ def test_default_numbers_on_the_page(rope_default):
 
 def test_the_page_defaults_are_hugging_faces():
     d = RopeSettings()
-    assert d.options("yarn") == YARN_DEFAULTS  # the page's 0 reads as Hugging Face's unset (None)
-    assert d.options("llama3") == LLAMA3_DEFAULTS
+    yarn = dict(beta_fast=32.0, beta_slow=1.0, mscale=None, mscale_all_dim=None, attention_factor=None, truncate=True)
+    assert d.options("yarn") == yarn  # the page's 0 reads as Hugging Face's unset (None)
+    assert d.options("llama3") == dict(low_freq_factor=1.0, high_freq_factor=4.0)
     assert d.options("dynamic") == {"seq_len": d.seq_len} and d.options("linear") == {}
-    assert METHOD_CONTROLS["yarn"] == ("factor", "original_max_position", *YARN_DEFAULTS)  # in their order
-    assert METHOD_CONTROLS["llama3"] == ("factor", "original_max_position", *LLAMA3_DEFAULTS)
+    assert METHOD_CONTROLS["yarn"] == ("factor", "original_max_position", *yarn)  # in their order
+    assert METHOD_CONTROLS["linear"] == ("factor",) and METHOD_CONTROLS["default"] == ()
+
+
+def test_every_option_of_the_registry_is_a_control_and_a_field():
+    for method in METHODS:
+        for o in ROPE_SCALING[method].options:
+            assert o.name == "seq_len" or o.name in PARAMS, o.name  # seq_len: the page's own control
+    assert "short_factor" not in PARAMS  # longrope's options come from a config only
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -116,14 +116,14 @@ def test_huge_lengths_compute_only_the_rows_shown():
 @pytest.mark.parametrize(
     ("params", "key", "expected"),
     [
-        ({"clip": "-1"}, "clip", DEFAULTS.clip),
+        ({"clip": "-1"}, "clip", 0),  # out of range: the nearest bound
         ({"clip": "abc"}, "clip", DEFAULTS.clip),
-        ({"clip": "1e309"}, "clip", DEFAULTS.clip),
+        ({"clip": "1e309"}, "clip", 4096),
         ({"dim": "7"}, "dim", 6),
-        ({"dim": "999"}, "dim", DEFAULTS.dim),
+        ({"dim": "999"}, "dim", 256),
         ({"dim": "<b>x</b>"}, "dim", DEFAULTS.dim),
         ({"separate": "perhaps"}, "separate", True),
-        ({"row": "-3"}, "row", DEFAULTS.row),
+        ({"row": "-3"}, "row", 0),
         ({"q_len": "nan"}, "q_len", DEFAULTS.q_len),
         ({"align": "<script>"}, "align", "start"),
     ],

@@ -106,15 +106,15 @@ def test_largest_length():
 @pytest.mark.parametrize(
     ("params", "key", "expected"),
     [
-        ({"seq_len": "513"}, "seq_len", DEFAULTS.seq_len),
-        ({"seq_len": "0"}, "seq_len", DEFAULTS.seq_len),
-        ({"seq_len": "1e309"}, "seq_len", DEFAULTS.seq_len),
+        ({"seq_len": "513"}, "seq_len", 512),  # out of range: the nearest bound
+        ({"seq_len": "0"}, "seq_len", 1),
+        ({"seq_len": "1e309"}, "seq_len", 512),
         ({"dim": "3"}, "dim", 2),
         ({"variant": "<img src=x>"}, "variant", "masked"),
         ({"colour": "purple"}, "colour", "distance"),
-        ({"step": "7"}, "step", 1),
+        ({"step": "7"}, "step", 6),
         ({"step": "-1"}, "step", 1),
-        ({"variant": "rel_shift", "mem_len": "99999"}, "mem_len", DEFAULTS.mem_len),
+        ({"variant": "rel_shift", "mem_len": "99999"}, "mem_len", 256),
     ],
 )
 def test_hostile_link(params, key, expected):

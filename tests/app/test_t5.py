@@ -12,7 +12,7 @@ import torch
 from safetensors.torch import save
 
 from posviz.figures.t5 import PIPELINE_STEPS
-from posviz.ui.params import PARAMS
+from posviz.ui.params import MAX_LEN, PARAMS
 from posviz.ui.settings import params_of
 from posviz.ui.t5.settings import T5Settings
 
@@ -293,30 +293,31 @@ HOSTILE = [
     link({"q_len": ""}, "q_len", 128, True),
     link({"q_len": "\u221e"}, "q_len", 128, True),
     link({"q_len": "1.5"}, "q_len", 1, True),
-    link({"q_len": ["5", "7"]}, "q_len", 7, None),  # repeated key: the last one wins, as in st.query_params
-    link({"q_len": "9" * 5000}, "q_len", 128, True),
+    link({"q_len": ["5", "7"]}, "q_len", 7, True),  # repeated key: the last one wins, as in st.query_params
+    link({"q_len": "9" * 5000}, "q_len", MAX_LEN, True),  # out of range: the nearest bound
     link({"q_len": "inf"}, "q_len", 128, True),
-    link({"k_len": "1e309"}, "k_len", 128, True),
-    link({"k_len": "131073"}, "k_len", 128, True),
-    link({"num_buckets": "-3"}, "num_buckets", 32, True),
-    link({"num_buckets": "1e309"}, "num_buckets", 32, True),  # sliders: posviz parses first, fine
-    link({"max_distance": "1e99"}, "max_distance", 128, True),
+    link({"k_len": "1e309"}, "k_len", MAX_LEN, True),
+    link({"k_len": "131073"}, "k_len", MAX_LEN, True),
+    link({"num_buckets": "1e309"}, "num_buckets", 256, True),  # sliders: posviz parses first, fine
+    link({"max_distance": "1e99"}, "max_distance", MAX_LEN, True),
     link({"max_distance": "nan"}, "max_distance", 128, True),
     link({"max_distance": "Infinity"}, "max_distance", 128, True),
     link({"seed": "<script>alert(1)</script>"}, "seed", 0, True),
     link({"seed": "-1"}, "seed", 0, True),
+    link({"seed": "1e99"}, "seed", 2**31 - 1, True),
     link({"seed": "-1e309"}, "seed", 0, True),
     link({"scale": "0.33"}, "scale", 0.35, True),
     link({"scale": "inf"}, "scale", 1.0, True),
-    link({"scale": "-1e309"}, "scale", 1.0, True),
+    link({"scale": "-1e309"}, "scale", -4.0, True),
+    link({"scale": "9"}, "scale", 4.0, True),
     link({"lecture": "1"}, "lecture", True, False),
     link({"lecture": "maybe"}, "lecture", False, True),
     link({"bidirectional": "maybe"}, "bidirectional", True, True),
     link({"align": "sideways"}, "align", "start", True),
     link({"align": "END"}, "align", "end", False),
-    link({"heads": "0"}, "heads", 8, True),
-    link({"head": "99"}, "head", 0, True),
-    link({"heads": "2", "head": "5"}, "head", 0, True),
+    link({"heads": "0"}, "heads", 1, True),
+    link({"head": "99"}, "head", 7, True),
+    link({"heads": "2", "head": "5"}, "head", 1, True),
     link({"step": "2.5"}, "step", 3, True),
 ]
 
@@ -335,6 +336,14 @@ def test_hostile_link(params, key, expected, notice):
     assert len(charts(at)) >= 8
 
 
+def test_out_of_range_link_lands_on_the_bound_and_a_rule_says_what_it_breaks():
+    at = open_t5(num_buckets="-3")
+    assert not at.exception
+    assert value_of(at, "num_buckets") == 1
+    assert any("num_buckets=" in w and "using 1" in w for w in warnings(at)), warnings(at)
+    assert any("num_buckets" in e for e in errors(at)), errors(at)  # bidirectional needs at least 4
+
+
 def test_hostile_lecture_link_gives_big_fonts():
     at = open_t5(lecture="1")
     assert {c.spec["layout"]["font"]["size"] for c in charts(at)} == {20}
@@ -343,7 +352,7 @@ def test_hostile_lecture_link_gives_big_fonts():
 def test_out_of_range_step_link_is_announced():
     at = open_t5(step="99")
     assert_healthy(at)
-    assert value_of(at, "step") == 1
+    assert value_of(at, "step") == 6  # the last step, the nearest bound
     assert any("step=" in w for w in warnings(at)), warnings(at)
 
 

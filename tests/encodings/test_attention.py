@@ -210,3 +210,55 @@ def test_self_attention_with_position_bias_breaks_equivariance():
     q, k, v = x @ w_q, x @ w_k, x @ w_v
     assert torch.allclose(weights, naive_attention(q, k, bias=bias), atol=1e-10)
     assert torch.allclose(out_direct, weights @ v, atol=1e-12)
+
+
+# --- small helpers the pages compose --------------------------------------------------------------------
+
+from posviz.encodings.attention import (  # noqa: E402
+    content_scores,
+    cosine_similarities,
+    logits_bytes,
+    masked_softmax,
+    toy_normal,
+)
+
+
+def test_toy_tensors_come_from_the_generator_only():
+    a = toy_normal(3, 4, generator=torch.Generator().manual_seed(7))
+    b = toy_normal(3, 4, generator=torch.Generator().manual_seed(7))
+    assert a.shape == (3, 4) and a.dtype == torch.float32 and torch.equal(a, b)
+    q, k = toy_qk(2, 3, 4, generator=torch.Generator().manual_seed(7))
+    g = torch.Generator().manual_seed(7)
+    assert torch.equal(q, toy_normal(2, 4, generator=g)) and torch.equal(k, toy_normal(3, 4, generator=g))
+
+
+def test_masked_softmax_gives_masked_keys_exactly_zero():
+    logits = torch.tensor([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])
+    mask = torch.tensor([[False, False, True], [False, True, True]])
+    w = masked_softmax(logits, mask)
+    assert torch.equal(w[mask], torch.zeros(3)) and torch.allclose(w.sum(-1), torch.ones(2))
+    assert torch.allclose(w[0, :2], torch.softmax(logits[0, :2], -1))
+    assert torch.allclose(masked_softmax(logits), torch.softmax(logits, -1))
+
+
+def test_content_and_cosine_scores_equal_a_loop():
+    g = torch.Generator().manual_seed(1)
+    q, k = torch.randn(3, 5, generator=g), torch.randn(4, 5, generator=g)
+    scores = content_scores(q, k)
+    for i in range(3):
+        for j in range(4):
+            assert float(scores[i, j]) == pytest.approx(sum(float(q[i, c] * k[j, c]) for c in range(5)), abs=1e-5)
+    cos = cosine_similarities(k)
+    assert torch.allclose(cos.diagonal(), torch.ones(4)) and torch.allclose(cos, cos.T)
+    assert float(cos[0, 1]) == pytest.approx(float(k[0] @ k[1] / (k[0].norm() * k[1].norm())), abs=1e-6)
+
+
+def test_logits_bytes_measures_float32():
+    assert logits_bytes(100, 300) == 4 * 100 * 300  # meta: nothing allocated
+    assert logits_bytes(10, 20, device="cpu") == 800
+
+
+def test_toy_normal_draws_in_the_dtype_asked_for():
+    a = toy_normal(5, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    assert a.dtype == torch.float64
+    assert torch.equal(a, torch.randn(5, generator=torch.Generator().manual_seed(0), dtype=torch.float64))

@@ -257,3 +257,31 @@ def test_tokens_cover_every_visible_character(text):
     tokens = tokenize(text)
     assert "".join(tokens) == "".join(text.split())
     assert all(t.strip() == t and t for t in tokens)
+
+
+# --- the gates of chosen rows, as the page computes them ---------------------------------------------------
+
+from posviz.encodings.cope import query_gates, toy_position_embeddings  # noqa: E402
+
+
+def test_query_gates_equal_the_full_matrix_rows():
+    g = torch.Generator().manual_seed(2)
+    q, k = torch.randn(6, 4, generator=g), torch.randn(6, 4, generator=g)
+    rows = torch.tensor([0, 3, 5])
+    full = cope_gates(causal_logits(gate_logits(q, k, temperature=2.0), torch.arange(6), torch.arange(6)))
+    assert torch.equal(query_gates(q, k, rows, temperature=2.0), full[rows])
+    leaky = query_gates(q, k, rows, temperature=2.0, masked=False)  # the pitfall: no mask before the gates
+    assert torch.equal(leaky, torch.sigmoid(gate_logits(q[rows], k, temperature=2.0)))
+    values = torch.tensor([1.0, 0.0, 1.0, 0.5, 1.0, 0.0])
+    assert torch.equal(
+        query_gates(q, k, rows, temperature=2.0, values=values), key_gates(values, rows, torch.arange(6))
+    )
+    unmasked = query_gates(q, k, rows, temperature=2.0, values=values, masked=False)
+    assert torch.equal(unmasked, values.expand(3, 6))  # every key's own gate, the future's too
+
+
+def test_toy_position_embeddings_give_unit_variance_logits():
+    emb = toy_position_embeddings(256, 16, generator=torch.Generator().manual_seed(0))
+    assert emb.shape == (256, 16)
+    q = torch.randn(2000, 256, generator=torch.Generator().manual_seed(1))
+    assert float((q @ emb).var()) == pytest.approx(1.0, abs=0.1)

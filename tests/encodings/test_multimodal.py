@@ -384,3 +384,10 @@ def test_offset_scores_equal_a_loop_and_agree_between_query_patches(model):
     assert int((~a.isnan()).sum()) == h * w
     with pytest.raises(ValueError, match="query patch"):
         vision_offset_scores(q, k, angles, pairs, height=h, width=w, row=h, col=0)
+
+
+def test_token_types_from_runs():
+    from posviz.encodings.multimodal import IMAGE, TEXT, VIDEO, token_types
+
+    assert token_types((TEXT, 2), (IMAGE, 1), (VIDEO, 3)).tolist() == [0, 0, 1, 2, 2, 2]
+    assert token_types((VIDEO, 4)).dtype == torch.int64 and token_types().numel() == 0

@@ -163,3 +163,11 @@ def test_window_positions_stay_inside_and_span_the_window(length, points, start,
         assert int(pos[0]) == min(max(start, 0), length - size)
         if size <= points:
             assert torch.equal(pos, torch.arange(int(pos[0]), int(pos[0]) + size))  # every position: full resolution
+
+
+def test_all_positions_and_signed_distances():
+    from posviz.encodings.positions import all_positions, signed_distances
+
+    assert all_positions(4).tolist() == [0, 1, 2, 3] and all_positions(4).dtype == torch.int64
+    assert all_positions(0).numel() == 0
+    assert signed_distances(2).tolist() == [-2, -1, 0, 1, 2]

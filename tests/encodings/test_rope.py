@@ -19,10 +19,9 @@ from posviz.encodings.rope import (
     rope_decay_bound,
     rope_inv_freq,
     rope_rotation_matrix,
-    rope_scaling,
     rope_scores,
-    yarn_correction_range,
 )
+from posviz.encodings.rope_scaling import rope_scaling, yarn_correction_range
 
 dims = st.integers(1, 32).map(lambda h: 2 * h)
 bases = st.sampled_from([2.0, 100.0, 10000.0, 500000.0, 1e6])
@@ -351,3 +350,83 @@ def test_llama3_matches_meta_loop(dim, base, factor, low, high, big_l):
     assert torch.allclose(inv[long], default[long] / factor)  # low ones divided by factor
     middle = ~short & ~long
     assert bool(((inv[middle] <= default[middle]) & (inv[middle] >= default[middle] / factor)).all())
+
+
+# --- what the page measures, each against a second computation ------------------------------------------
+
+from posviz.encodings.attention import attention_weights  # noqa: E402
+from posviz.encodings.rope import (  # noqa: E402
+    rope_at,
+    rope_layout_gap,
+    rope_mean_abs_scores,
+    rope_relative_gap,
+    rope_score,
+    rope_score_grid,
+    rope_shifted_scores,
+    rope_toy_attention,
+)
+
+
+def _pair(dim: int, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(dim, generator=g, dtype=torch.float64), torch.randn(dim, generator=g, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_rope_at_is_the_rotation_matrix_per_position(layout):
+    q, _ = _pair(8)
+    inv = rope_inv_freq(8)
+    got = rope_at(q, torch.tensor([0, 3, 50]), inv_freq=inv, layout=layout)
+    for row, m in zip(got, (0, 3, 50), strict=True):
+        want = rope_rotation_matrix(m, 8, layout=layout, inv_freq=inv, dtype=torch.float64) @ q
+        assert torch.allclose(row, want, atol=1e-12)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_scores_depend_on_the_distance_only(layout):
+    q, k = _pair(16, seed=3)
+    inv = rope_inv_freq(16)
+    grid = rope_score_grid(q, k, torch.arange(12), inv_freq=inv, layout=layout)  # (12, 12)
+    for offset in range(-11, 12):
+        diagonal = torch.diagonal(grid, offset)
+        assert torch.allclose(diagonal, diagonal[0].expand_as(diagonal), atol=1e-9)  # Toeplitz
+    score = rope_score(q, k, 2, 7, inv_freq=inv, layout=layout)
+    assert score == pytest.approx(float(grid[2, 7]), abs=1e-12)
+    shifted = rope_shifted_scores(q, k, 2, 7, torch.tensor([1, 10, 1000]), inv_freq=inv, layout=layout)
+    assert torch.allclose(shifted, torch.full((3,), score, dtype=torch.float64), atol=1e-9)
+
+
+def test_relative_and_layout_gaps_are_rounding():
+    inv = rope_inv_freq(32)
+    assert rope_relative_gap(3, 9, 32, inv_freq=inv, dtype=torch.float64) < 1e-12
+    assert rope_relative_gap(3, 9, 32, inv_freq=inv, layout="half", dtype=torch.float64) < 1e-12
+    assert 1e-9 < rope_relative_gap(10**6, 10**6 + 5, 32, inv_freq=inv, dtype=torch.float32) < 1e-1  # float32 drifts
+    assert rope_layout_gap(123, 32, inv_freq=inv) < 1e-12
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_mean_abs_scores_equal_a_loop(layout):
+    g = torch.Generator().manual_seed(5)
+    qs, ks = torch.randn(6, 8, generator=g), torch.randn(6, 8, generator=g)
+    inv, r = rope_inv_freq(8), torch.tensor([0, 1, 7, 300])
+    got = rope_mean_abs_scores(qs, ks, r, inv_freq=inv, layout=layout)
+    for value, dist in zip(got, r.tolist(), strict=True):
+        rot = rope_rotation_matrix(dist, 8, layout=layout, inv_freq=inv, dtype=torch.float64)
+        want = torch.stack([(q.double() @ rot @ k.double()).abs() for q, k in zip(qs, ks, strict=True)]).mean()
+        assert float(value) == pytest.approx(float(want), rel=1e-9)
+
+
+def test_toy_attention_panels():
+    inv = rope_inv_freq(8)
+    kw = dict(inv_freq=inv, layout="interleaved")
+    w = rope_toy_attention(8, 5, attention_factor=1.0, generator=torch.Generator().manual_seed(0), **kw)
+    assert w.shape == (3, 5, 5)
+    assert torch.allclose(w.sum(-1), torch.ones(3, 5, dtype=torch.float64))
+    assert torch.equal(w.triu(1), torch.zeros_like(w))  # causal: no weight on future keys
+    uniform = torch.tril(torch.ones(5, 5, dtype=torch.float64)) / torch.arange(1, 6)[:, None]
+    assert torch.allclose(w[0], uniform)  # the same token everywhere, no position: uniform over the past
+    g = torch.Generator().manual_seed(0)
+    token = torch.randn(8, generator=g).double().expand(5, 8)
+    rotated = 1.5 * apply_rope(token, torch.arange(5), inv_freq=inv)
+    scaled = rope_toy_attention(8, 5, attention_factor=1.5, generator=torch.Generator().manual_seed(0), **kw)
+    assert torch.allclose(scaled[1], attention_weights(rotated, rotated, causal=True))

@@ -3,17 +3,20 @@ published reference code (Microsoft's Phi-3 ``Phi3LongRoPEScaledRotaryEmbedding`
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import pytest
 import torch
 
+import posviz.encodings.rope as rope
 from posviz.encodings.rope import rope_inv_freq
-from posviz.encodings.rope import rope_scaling as rope_scaling_from_rope
 from posviz.encodings.rope_scaling import (
     ALL_METHODS,
     METHODS,
+    ROPE_SCALING,
     longrope_attention_factor,
+    method_source,
     mla_head_dims,
     mla_softmax_scale,
     rope_scaling,
@@ -35,10 +38,34 @@ def longrope(seq_len: int | None, **extra):
     return rope_scaling("longrope", 8, base=10000.0, factor=32.0, original_max_position=4096, **opts)
 
 
-def test_the_page_methods_are_unchanged_and_still_importable_from_rope():
+def test_the_registry_holds_the_page_methods_and_longrope():
     assert METHODS == ("default", "linear", "dynamic", "yarn", "llama3")
     assert ALL_METHODS[-1] == "longrope" and ALL_METHODS[:-1] == METHODS
-    assert rope_scaling_from_rope is rope_scaling
+    assert not hasattr(rope, "rope_scaling")  # no forwarding: rope.py knows nothing of scaling
+
+
+@pytest.mark.parametrize("method", ALL_METHODS)
+def test_each_entry_names_its_options_as_its_function_does(method):
+    """An option's default is the function's keyword default (Hugging Face's), in the same order."""
+    m = ROPE_SCALING[method]
+    keywords = inspect.signature(m.compute).parameters
+    shared = ["inv_freq", "dim", "base", "factor", "original_max_position"]
+    assert list(keywords)[: len(shared)] == shared
+    own = {k: p.default for k, p in keywords.items() if k not in shared and k != "lenient"}
+    assert own == {o.name: o.default for o in m.options}
+    assert list(own) == [o.name for o in m.options]
+
+
+@pytest.mark.parametrize("method", ALL_METHODS)
+def test_each_function_runs_from_its_shown_source_alone(method):
+    """The page shows a method's source; with math and torch alone it computes what rope_scaling does."""
+    ns = {"math": math, "torch": torch}
+    exec(compile(method_source(method), "<source>", "exec"), ns)  # noqa: S102 - our own code, the point of the test
+    opts = dict(short_factor=SHORT, long_factor=LONG, seq_len=5000) if method == "longrope" else {}
+    kw = dict(dim=8, base=10000.0, factor=4.0, original_max_position=16)
+    want = rope_scaling(method, **kw, **opts)
+    got = ns[ROPE_SCALING[method].compute.__name__](rope_inv_freq(8), **kw, **opts)
+    assert torch.equal(got[0], want[0]) and got[1] == want[1]
 
 
 @pytest.mark.parametrize("seq_len, ext", [(None, SHORT), (1, SHORT), (4096, SHORT), (4097, LONG), (131072, LONG)])

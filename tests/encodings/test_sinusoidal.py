@@ -149,3 +149,14 @@ def test_sinusoidal_and_rope_share_their_checks():
         sinusoidal_table(torch.arange(2), 8, layout="half")
     with pytest.raises(ValueError, match=r"layout must be one of \('interleaved', 'half'\)"):
         rope_rotation_matrix(1, 8, layout="concat")
+
+
+def test_measured_similarity_equals_the_closed_form_and_stops_at_the_end():
+    from posviz.encodings.sinusoidal import sinusoidal_similarity_from
+
+    r = torch.tensor([0, 1, 5, 40, 90])
+    for layout in ("interleaved", "concat"):
+        got = sinusoidal_similarity_from(7, r, 16, base=100.0, layout=layout, length=60)
+        closed = sinusoidal_similarity(r, 16, base=100.0)
+        assert torch.allclose(got[:4], closed[:4], atol=1e-9)
+        assert torch.isnan(got[4])  # 7 + 90 is past a 60-token sequence

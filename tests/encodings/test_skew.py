@@ -165,3 +165,12 @@ def test_relative_embeddings_left_pads_zeros_in_front():
 @pytest.mark.parametrize("length,dim", [(1, 2), (100, 64), (4096, 64)])
 def test_er_bytes(length, dim):
     assert skew_er_bytes(length, dim) == skew_er_bytes(length, dim, device="cpu") == length * dim * 4
+
+
+def test_skew_embeddings_are_scaled_as_tensor2tensor_initialises_them():
+    from posviz.encodings.skew import skew_embeddings
+
+    er = skew_embeddings(4000, 64, generator=torch.Generator().manual_seed(0))
+    assert er.shape == (4000, 64)
+    assert float(er.std()) == pytest.approx(64**-0.5, rel=0.02)
+    assert torch.equal(er, skew_embeddings(4000, 64, generator=torch.Generator().manual_seed(0)))

@@ -510,3 +510,27 @@ def test_unused_buckets_say_why():
     skipped = t5_bucket_ranges(bidirectional=True, num_buckets=64, max_distance=17)
     assert any("jump over" in r.why for r in skipped if r.kind == "unused")
     assert all(r.why == "" for r in ranges if r.kind != "unused")
+
+
+# --- facts the pages print ---------------------------------------------------------------------------------
+
+from posviz.encodings.t5 import t5_permutation_outputs, t5_saturation  # noqa: E402
+
+
+def test_saturation_is_where_the_last_bucket_starts():
+    assert t5_saturation(bidirectional=True, num_buckets=32, max_distance=128) == 91
+    for bidirectional in (True, False):
+        n = t5_saturation(bidirectional=bidirectional, num_buckets=16, max_distance=64)
+        kw = dict(bidirectional=bidirectional, num_buckets=16, max_distance=64)
+        assert bucket_of(-n, **kw) == bucket_of(-10_000, **kw) != bucket_of(-(n - 1), **kw)
+
+
+def test_without_position_a_shuffle_only_permutes_the_outputs():
+    words, shuffled, vocab = ("dog", "bites", "man"), ("man", "bites", "dog"), ("bites", "dog", "man")
+    kw = dict(dim=4, seed=0)
+    a = t5_permutation_outputs(words, vocab, with_bias=False, **kw)
+    b = t5_permutation_outputs(shuffled, vocab, with_bias=False, **kw)
+    assert torch.allclose(a, b[[2, 1, 0]], atol=1e-6)  # each word's output is its own, in any order
+    a = t5_permutation_outputs(words, vocab, with_bias=True, **kw)
+    b = t5_permutation_outputs(shuffled, vocab, with_bias=True, **kw)
+    assert not torch.allclose(a, b[[2, 1, 0]], atol=1e-3)  # the bias tells the orders apart

@@ -8,7 +8,8 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from posviz.encodings.rope import layout_permutation, rope_inv_freq, rope_rotation_matrix, rope_scaling
+from posviz.encodings.rope import layout_permutation, rope_inv_freq, rope_rotation_matrix
+from posviz.encodings.rope_scaling import rope_scaling
 from posviz.figures.rope import (
     angle_figure,
     attention_figure,

@@ -103,12 +103,31 @@ def test_hostile_values_fall_back_with_a_safe_notice(key, raw):
         assert f"{key}=" in notice
 
 
-@pytest.mark.parametrize("raw", ["abc", "nan", "inf", "1e99", "-3", "", "<script>alert(1)</script>"])
-def test_hostile_int_uses_the_default(raw):
+@pytest.mark.parametrize("raw", ["abc", "nan", "inf", "", "<script>alert(1)</script>"])
+def test_malformed_int_uses_the_default(raw):
     value, notice = parse(PARAMS["q_len"], raw)
     assert value == PARAMS["q_len"].default == 128
     assert notice is not None
     assert "using 128 instead" in notice
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "want"),
+    [("q_len", "1e99", MAX_LEN), ("q_len", "-3", 1), ("heads", "0", 1), ("heads", "99", 64), ("scale", "9", 4.0)],
+)
+def test_out_of_range_lands_on_the_nearest_bound(key, raw, want):
+    value, notice = parse(PARAMS[key], raw)
+    assert value == want
+    assert "allowed" in notice and f"using {want:g}" in notice
+
+
+def test_a_repeated_key_uses_its_last_value_and_says_so():
+    value, notice = parse(PARAMS["q_len"], ["8", "16"])
+    assert value == 16
+    assert "q_len appears 2 times" in notice and "(8, 16)" in notice and "q_len=16" in notice
+    value, notice = parse(PARAMS["q_len"], ["8", "abc"])
+    assert value == 128 and "appears 2 times" in notice and "not a whole number" in notice
+    assert parse(PARAMS["q_len"], ["8"]) == (8, None)
 
 
 def test_script_tag_is_escaped_in_the_notice():
@@ -215,7 +234,7 @@ def test_int_with_a_fraction_is_rounded_with_a_notice():
 def test_tighter_bounds_from_other_settings():
     # the head shown must be below the number of heads
     value, notice = parse(PARAMS["head"], "7", max_value=3)
-    assert value == 0
+    assert value == 3  # the nearest bound
     assert "above the largest allowed, 3" in notice
     assert parse(PARAMS["head"], "3", max_value=3) == (3, None)
 
@@ -277,10 +296,10 @@ def test_head_within_tighter_bounds(heads, raw):
 
 def test_a_number_too_large_for_a_float_is_out_of_range_not_infinite():
     value, notice = parse(PARAMS["q_len"], "9" * 500)
-    assert value == PARAMS["q_len"].default
+    assert value == MAX_LEN
     assert "above the largest allowed" in notice
     value, notice = parse(PARAMS["q_len"], "-" + "9" * 500)
-    assert "below the smallest allowed" in notice
+    assert value == 1 and "below the smallest allowed" in notice
     assert "not a finite number" in parse(PARAMS["q_len"], "-inf")[1]
 
 

@@ -1,8 +1,9 @@
 """Every generated RoPE snippet runs and rebuilds the tensors the page draws.
 
 The snippets use the reference forms (Meta's complex numbers, Hugging Face's
-``rotate_half``, each scaling method written out), so this also checks the
-package against a second implementation.
+``rotate_half``), so this also checks the package against a second
+implementation; the scaling step is the method's own function from the registry,
+shown as it runs (tests/encodings check it against the published formulas).
 """
 
 from __future__ import annotations

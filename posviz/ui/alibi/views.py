@@ -78,7 +78,7 @@ def bias_view(s: AlibiSettings) -> BiasView:
     """The bias of the shown heads on the shown positions only: (h, n_q, n_k), never (heads, L, L)."""
     ax = bias_axes(s)
     hs = shown_heads(s.heads, GRID_HEADS)
-    q, k = torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
+    q, k = torch.as_tensor(ax.q_pos), torch.as_tensor(ax.k_pos)
     return BiasView(
         heads_shown=hs,
         slopes=alibi_slopes(s.heads)[hs].numpy(),

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlencode
 
+from posviz.encodings.compare import ALIBI_HEADS, COPE_NPOS
 from posviz.schemes import BY_KEY, COMPARED
-from posviz.ui.compare.runners import ALIBI_HEADS, COPE_NPOS
 from posviz.ui.compare.settings import CompareSettings
 
 Params = dict[str, str]

@@ -5,14 +5,9 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-import torch
 
 from posviz.encodings.alibi import alibi_slopes
-from posviz.encodings.rope import rope_inv_freq
-from posviz.encodings.sinusoidal import sinusoidal_wavelengths
-from posviz.encodings.t5 import t5_bucket
-from posviz.schemes import COMPARED
-from posviz.ui.compare.runners import (
+from posviz.encodings.compare import (
     ALIBI_HEAD,
     ALIBI_HEADS,
     COPE_NPOS,
@@ -21,17 +16,18 @@ from posviz.ui.compare.runners import (
     T5_HEADS,
     T5_MAX_DISTANCE,
 )
+from posviz.encodings.rope import rope_inv_freq
+from posviz.encodings.sinusoidal import sinusoidal_wavelengths
+from posviz.encodings.t5 import t5_saturation
+from posviz.schemes import COMPARED
 from posviz.ui.compare.settings import CompareSettings
 
 Row = tuple[str, str, int, str]  # kind, learned or fixed, parameters, where it stops distinguishing distances
 
 
-def t5_saturation(causal: bool) -> int:
+def _t5_saturation(causal: bool) -> int:
     """The smallest distance from which every farther key (in the past) shares one T5 bucket."""
-    d = torch.arange(0, 4 * T5_MAX_DISTANCE)
-    bucket = t5_bucket(-d, bidirectional=not causal, num_buckets=T5_BUCKETS, max_distance=T5_MAX_DISTANCE)
-    last = bucket[-1]
-    return int(d[~(bucket == last)].max()) + 1
+    return t5_saturation(bidirectional=not causal, num_buckets=T5_BUCKETS, max_distance=T5_MAX_DISTANCE)
 
 
 def property_rows(s: CompareSettings) -> dict[str, Row]:
@@ -59,7 +55,7 @@ def property_rows(s: CompareSettings) -> dict[str, Row]:
             "relative, bias on the logits",
             "learned",
             T5_BUCKETS * T5_HEADS,
-            f"distance {t5_saturation(s.causal)}: every farther key shares the last bucket",
+            f"distance {_t5_saturation(s.causal)}: every farther key shares the last bucket",
         ),
         "rope": ("relative, rotation of q and k", "fixed", 0, f"no limit; slowest period {rope_slowest:,.0f} tokens"),
         "alibi": (

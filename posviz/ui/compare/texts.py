@@ -1,6 +1,6 @@
 """Prose for the compare page."""
 
-from posviz.ui.compare import runners as r
+from posviz.encodings import compare as r
 
 INTRO = """\
 One toy sequence, every scheme. The queries `q` and keys `k` are the same seeded random vectors

@@ -13,15 +13,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-import torch
 
-from posviz.encodings.attention import causal_mask
+from posviz.encodings.compare import ToySettings, compare_schemes
 from posviz.figures import compare as fig
 from posviz.schemes import COMPARED
 from posviz.ui.cache import cached_figure, cached_view
 from posviz.ui.compare.properties import properties
-from posviz.ui.compare.runners import ALWAYS_CAUSAL, RUNNERS, toy
 from posviz.ui.compare.settings import CompareSettings
+from posviz.ui.settings import project
 
 
 @dataclass(frozen=True)
@@ -38,27 +37,16 @@ class CompareView:
 
 @cached_view(max_entries=64)
 def compare_view(s: CompareSettings) -> CompareView:
-    t = toy(s)
-    masked = ~causal_mask(t.pos, t.pos) if s.causal else torch.zeros(s.seq_len, s.seq_len, dtype=torch.bool)
-    causal_only = ~causal_mask(t.pos, t.pos)
-    terms, weights, nbytes = [], [], []
-    for scheme in COMPARED:
-        mask = causal_only if scheme.key in ALWAYS_CAUSAL else masked
-        logits, built = RUNNERS[scheme.key](t)  # (L, L) and the position tensors the scheme built
-        nbytes.append(sum(x.untyped_storage().nbytes() for x in built))
-        terms.append((logits - t.content).masked_fill(mask, float("nan")))
-        weights.append(torch.softmax(logits.masked_fill(mask, float("-inf")), dim=-1))
-    terms_t = torch.stack(terms).float()
-    finite = terms_t[torch.isfinite(terms_t)]
+    run = compare_schemes(tuple(scheme.key for scheme in COMPARED), project(s, ToySettings))
     return CompareView(
         names=tuple(c.short for c in COMPARED),
         colours=tuple(c.colour for c in COMPARED),
-        positions=t.pos.numpy(),
-        terms=terms_t.numpy(),
-        weights=torch.stack(weights).float().numpy(),
-        mask=masked.numpy(),
-        table=properties(s, nbytes),
-        term_scale=float(finite.abs().max()) if finite.numel() else 1.0,
+        positions=run.positions.numpy(),
+        terms=run.terms.numpy(),
+        weights=run.weights.numpy(),
+        mask=run.mask.numpy(),
+        table=properties(s, run.nbytes),
+        term_scale=run.term_scale,
     )
 
 

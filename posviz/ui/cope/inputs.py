@@ -20,6 +20,7 @@ from posviz.ui.controls import control
 from posviz.ui.cope import texts
 from posviz.ui.cope.settings import COPE_MAX_TOKENS, KEY, MASK_AFTER, QUERY, TEXT, CopeSettings, SidebarSettings
 from posviz.ui.cope.views import default_custom_gates
+from posviz.ui.params import narrowed
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Tokens:
 
 def text_control(side: SidebarSettings, where: Any) -> tuple[CopeSettings, Tokens]:
     """The text box (bound to ``text``) and its tokens, at most ``COPE_MAX_TOKENS``."""
-    text = control(TEXT.key, where=where, param=TEXT)
+    text = control(TEXT, where=where)
     tokens = tokenize(text, limit=COPE_MAX_TOKENS)
     total = len(tokens) if len(tokens) < COPE_MAX_TOKENS else count_tokens(text)
     return CopeSettings(**asdict(side), text=text), Tokens(tokens=tokens, total=total)
@@ -41,14 +42,14 @@ def text_control(side: SidebarSettings, where: Any) -> tuple[CopeSettings, Token
 def inspect_controls(s: CopeSettings, n: int) -> CopeSettings:
     """The inspected query ``i`` (default: the last token) and key ``j <= i``."""
     st.sidebar.subheader("Inspect")
-    query = control(QUERY.key, max_value=n - 1, default=n - 1, param=QUERY) if n > 1 else 0
-    key = control(KEY.key, max_value=query, default=query // 2, param=KEY) if query > 0 else 0
+    query = control(narrowed(QUERY, default=n - 1), max_value=n - 1) if n > 1 else 0
+    key = control(narrowed(KEY, default=query // 2), max_value=query) if query > 0 else 0
     return replace(s, query=query, key=key)
 
 
 def mask_after_control(where: Any) -> bool:
     """The pitfall toggle (drawn inside its fragment: turning it reruns that section only)."""
-    return control(MASK_AFTER.key, where=where, param=MASK_AFTER)
+    return control(MASK_AFTER, where=where)
 
 
 def custom_gate_table(s: CopeSettings, tokens: list[str]) -> np.ndarray:

@@ -7,28 +7,25 @@ never for the full ``n x n`` matrix of a long pasted text.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 
-from posviz.encodings.attention import toy_qk
+from posviz.encodings.attention import causal_mask, toy_qk
 from posviz.encodings.cope import (
-    causal_logits,
     cope_attention,
-    cope_gates,
     cope_integer_logits,
     cope_interpolation,
     cope_position_logits,
     cope_positions,
     cope_raw_positions,
-    gate_logits,
-    key_gates,
+    query_gates,
     relative_position_logits,
     scaled_content,
+    toy_position_embeddings,
 )
-from posviz.encodings.positions import display_positions
+from posviz.encodings.positions import all_positions, display_positions
 from posviz.encodings.tokens import is_sentence_end, is_word, tokenize
 from posviz.ui.cache import cached_view
 from posviz.ui.cope.settings import (
@@ -82,15 +79,14 @@ def inputs(k: ViewKey, table: bytes = b"") -> Inputs:
     """The toy tensors of ``k``; ``table`` holds the custom gates (float32 bytes, one per token)."""
     tokens = tokenize(k.text, limit=COPE_MAX_TOKENS)
     q, kk = toy_qk(len(tokens), len(tokens), k.dim, generator=torch.Generator().manual_seed(k.seed))
-    # Unit-variance position logits z_i[p] = q_i . e[p], comparable to q . k / sqrt(d).
-    pos_emb = torch.randn(k.dim, k.npos_max, generator=torch.Generator().manual_seed(k.seed + 1)) / math.sqrt(k.dim)
+    pos_emb = toy_position_embeddings(k.dim, k.npos_max, generator=torch.Generator().manual_seed(k.seed + 1))
     values = gate_values(k.mode, tokens, table)
     return Inputs(
         tokens=tokens,
         q=q,
         k=kk,
         pos_emb=pos_emb,
-        values=None if values is None else torch.from_numpy(values),
+        values=None if values is None else torch.as_tensor(values),
         temperature=k.temperature,
         npos_max=k.npos_max,
     )
@@ -98,13 +94,7 @@ def inputs(k: ViewKey, table: bytes = b"") -> Inputs:
 
 def gate_rows(inp: Inputs, rows: torch.Tensor, *, masked: bool = True) -> torch.Tensor:
     """(len(rows), n) gates of the query rows ``rows`` against every key; ``masked=False``: the pitfall."""
-    k_pos = torch.arange(inp.n)
-    if inp.values is None:
-        logits = gate_logits(inp.q[rows], inp.k, temperature=inp.temperature)  # (rows, n)
-        return cope_gates(causal_logits(logits, rows, k_pos) if masked else logits)
-    if masked:
-        return key_gates(inp.values, rows, k_pos)
-    return key_gates(inp.values, torch.full_like(rows, inp.n - 1), k_pos)  # nothing is in the future of the last
+    return query_gates(inp.q, inp.k, rows, temperature=inp.temperature, values=inp.values, masked=masked)
 
 
 def stride(pos: np.ndarray) -> int:
@@ -144,7 +134,7 @@ def cope_view(k: ViewKey, table: bytes) -> CopeView:
     z = cope_position_logits(inp.q[rows], inp.pos_emb, pos)  # (rows, n)
 
     arows = display_positions(n, ATTN_POINTS)
-    k_pos = torch.arange(n)
+    k_pos = all_positions(n)
     content = scaled_content(inp.q[arows], inp.k)  # (ra, n)
     a_pos = cope_positions(gate_rows(inp, arows), npos_max=k.npos_max)
     za = cope_position_logits(inp.q[arows], inp.pos_emb, a_pos)
@@ -233,7 +223,7 @@ class PairView:
 def pair_view(k: PairKey, table: bytes) -> PairView:
     """The pair, read off its query's (cached) row."""
     row = row_view(project(k, RowKey), table)
-    at = cope_interpolation(torch.from_numpy(row.positions)[k.key])
+    at = cope_interpolation(torch.as_tensor(row.positions)[k.key])
     return PairView(
         query=k.query,
         key=k.key,
@@ -263,7 +253,7 @@ class PitfallView:
 def pitfall_view(k: ViewKey, table: bytes) -> PitfallView:
     inp = inputs(k, table)
     rows = display_positions(inp.n, PITFALL_POINTS)
-    future = torch.arange(inp.n)[None, :] > rows[:, None]  # (rows, n)
+    future = ~causal_mask(rows, all_positions(inp.n))  # (rows, n)
     right = cope_positions(gate_rows(inp, rows), npos_max=k.npos_max)
     wrong = cope_positions(gate_rows(inp, rows, masked=False), npos_max=k.npos_max).masked_fill(future, 0.0)
     return PitfallView(n=inp.n, pos=rows.numpy(), right=right[:, rows].numpy(), wrong=wrong[:, rows].numpy())

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import torch
 
-from posviz.encodings.attention import self_attention
-from posviz.encodings.t5 import t5_bias
+from posviz.encodings.t5 import t5_permutation_outputs
 from posviz.figures.layout import number
 from posviz.schemes import SCHEMES
 from posviz.ui.cache import cached_view
@@ -17,14 +16,7 @@ DIM = 4
 
 
 def _outputs(words: tuple[str, ...], with_bias: bool, seed: int) -> torch.Tensor:
-    g = torch.Generator().manual_seed(seed)
-    vocab = {w: torch.randn(DIM, generator=g) for w in sorted(set(SENTENCE))}
-    w_q, w_k, w_v = (torch.randn(DIM, DIM, generator=g) for _ in range(3))
-    table = torch.randn(8, 1, generator=g)  # a T5 table: 8 buckets, 1 head
-    x = torch.stack([vocab[w] for w in words])  # (seq, DIM)
-    pos = torch.arange(len(words))
-    bias = t5_bias(table, pos, pos, bidirectional=True, max_distance=4)[0] if with_bias else None
-    return self_attention(x, w_q, w_k, w_v, bias=bias)[1]  # (seq, DIM)
+    return t5_permutation_outputs(words, tuple(sorted(set(SENTENCE))), dim=DIM, seed=seed, with_bias=with_bias)
 
 
 @cached_view(max_entries=4)

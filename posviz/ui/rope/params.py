@@ -1,25 +1,20 @@
-"""The RoPE page's own URL parameters, and which scaling method shows which.
+"""The RoPE page's own URL parameters; the scaling controls are derived from the registry.
 
-Each method's own options, their order and their Hugging Face defaults come
-from ``posviz.encodings.rope`` (the reference's); this module adds how the page
-shows them: labels, ranges, and 0 for an option Hugging Face leaves unset.
+Each scaling method's own options, their order, Hugging Face defaults, ranges and words come from
+``posviz.encodings.rope_scaling.ROPE_SCALING``; this module turns them into controls, with 0
+shown for an option Hugging Face leaves unset (None).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from posviz.encodings.rope import LLAMA3_DEFAULTS, METHOD_OPTIONS, METHODS, YARN_DEFAULTS
+from posviz.encodings.rope_scaling import METHODS, ROPE_SCALING, Option
 from posviz.ui.params import MAX_CURVE_LEN, Param
 
 UNSET = 0.0  # a number field's value for an option Hugging Face leaves unset (None)
-
-
-def _hf(name: str) -> Any:
-    """The page's default of a scaling option: Hugging Face's, with ``None`` (unset) shown as 0."""
-    value = {**YARN_DEFAULTS, **LLAMA3_DEFAULTS}[name]
-    return UNSET if value is None else value
-
+PAGE_OPTIONS = ("seq_len",)  # options the page reads from its own controls, not the method's
 
 M = Param("m", "Position m", "int", 2, "number", min=0, max=MAX_CURVE_LEN - 1, step=1, help="Query position.")
 N = Param("n", "Position n", "int", 5, "number", min=0, max=MAX_CURVE_LEN - 1, step=1, help="Key position.")
@@ -30,13 +25,7 @@ METHOD = Param(
     METHODS[0],
     "radio",
     options=METHODS,
-    option_labels={
-        "default": "no scaling",
-        "linear": "position interpolation",
-        "dynamic": "dynamic NTK",
-        "yarn": "YaRN",
-        "llama3": "Llama 3.1",
-    },
+    option_labels={t: ROPE_SCALING[t].label for t in METHODS},
     help="Context-extension method, as Hugging Face rope_type.",
 )
 FACTOR = Param(
@@ -61,98 +50,35 @@ ORIGINAL_MAX_POSITION = Param(
     step=1,
     help="The context length the model was trained on (max_position_embeddings for dynamic).",
 )
-BETA_FAST = Param(
-    "beta_fast",
-    "beta_fast (turns)",
-    "float",
-    _hf("beta_fast"),
-    "number",
-    min=0.25,
-    max=4096.0,
-    step=0.25,
-    help="YaRN: pairs that turn more often than this inside the original context are kept.",
-)
-BETA_SLOW = Param(
-    "beta_slow",
-    "beta_slow (turns)",
-    "float",
-    _hf("beta_slow"),
-    "number",
-    min=0.25,
-    max=4096.0,
-    step=0.25,
-    help="YaRN: pairs that turn fewer times than this inside the original context are interpolated.",
-)
-MSCALE = Param(
-    "mscale",
-    "mscale",
-    "float",
-    _hf("mscale"),
-    "number",
-    min=0.0,
-    max=10.0,
-    step=0.001,
-    help="YaRN (DeepSeek): with mscale_all_dim, the attention factor is a ratio; 0 means unset.",
-)
-MSCALE_ALL_DIM = Param(
-    "mscale_all_dim",
-    "mscale_all_dim",
-    "float",
-    _hf("mscale_all_dim"),
-    "number",
-    min=0.0,
-    max=10.0,
-    step=0.001,
-    help="YaRN (DeepSeek): see mscale; 0 means unset.",
-)
-ATTENTION_FACTOR = Param(
-    "attention_factor",
-    "attention_factor",
-    "float",
-    _hf("attention_factor"),
-    "number",
-    min=0.0,
-    max=10.0,
-    step=0.001,
-    help="YaRN: multiplies cos and sin; 0 means unset (computed from factor).",
-)
-TRUNCATE = Param(
-    "truncate",
-    "truncate",
-    "bool",
-    _hf("truncate"),
-    "toggle",
-    help="YaRN: round the ramp's ends to whole pairs (floor and ceil), as the reference does.",
-)
-LOW_FREQ_FACTOR = Param(
-    "low_freq_factor",
-    "low_freq_factor",
-    "float",
-    _hf("low_freq_factor"),
-    "number",
-    min=0.25,
-    max=1024.0,
-    step=0.25,
-    help="llama3: wavelengths above original_max_position / low_freq_factor are divided by factor.",
-)
-HIGH_FREQ_FACTOR = Param(
-    "high_freq_factor",
-    "high_freq_factor",
-    "float",
-    _hf("high_freq_factor"),
-    "number",
-    min=0.25,
-    max=1024.0,
-    step=0.25,
-    help="llama3: wavelengths below original_max_position / high_freq_factor are kept.",
-)
 
 
-def _controls(method: str) -> tuple[str, ...]:
-    """The options a method shows, in the Hugging Face order: ``factor`` and the context it extends, then its own
-    (``seq_len``, dynamic's, is the page's own control)."""
-    shared = {"default": (), "linear": ("factor",)}.get(method, ("factor", "original_max_position"))
-    return shared + tuple(key for key in METHOD_OPTIONS[method] if key != "seq_len")
+def _param(method: str, o: Option) -> Param:
+    """A method's option as a control: a toggle, or a number box where 0 means unset."""
+    label, help = o.label or o.name, f"{ROPE_SCALING[method].label}: {o.help}"
+    if isinstance(o.default, bool):
+        return Param(o.name, label, "bool", o.default, "toggle", help=help)
+    lo, hi = o.bounds or (UNSET, UNSET)
+    default = UNSET if o.default is None else float(o.default)
+    return Param(o.name, label, "float", default, "number", min=lo, max=hi, step=o.step, help=help)
 
 
-METHOD_CONTROLS: dict[str, tuple[str, ...]] = {method: _controls(method) for method in METHODS}
+# Every method's own options on the page, by URL key, in the registry's order.
+OPTION_PARAMS: dict[str, Param] = {
+    o.name: _param(t, o) for t in METHODS for o in ROPE_SCALING[t].options if o.name not in PAGE_OPTIONS
+}
+METHOD_CONTROLS: dict[str, tuple[str, ...]] = {
+    t: ROPE_SCALING[t].reads + tuple(o.name for o in ROPE_SCALING[t].options if o.name not in PAGE_OPTIONS)
+    for t in METHODS
+}
+
+
+def method_options(method: str, values: Mapping[str, Any], seq_len: int | None) -> dict[str, Any]:
+    """``method``'s own options for ``rope_scaling`` from the page's values (a 0 for an unset option is None)."""
+    out = {}
+    for o in ROPE_SCALING[method].options:
+        if o.name == "seq_len":
+            out[o.name] = seq_len
+        else:
+            value = values[o.name]
+            out[o.name] = None if o.default is None and not value else value
+    return out

@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, make_dataclass
+from typing import Any
 
-from posviz.encodings.rope import LAYOUTS, METHOD_OPTIONS, rope_scaling
+import torch
+
+from posviz.encodings.rope import LAYOUTS
+from posviz.encodings.rope_scaling import rope_scaling
 from posviz.ui.params import PARAMS
 from posviz.ui.rope.params import (
-    ATTENTION_FACTOR,
-    BETA_FAST,
-    BETA_SLOW,
     FACTOR,
-    HIGH_FREQ_FACTOR,
-    LOW_FREQ_FACTOR,
     METHOD,
     METHOD_CONTROLS,
-    MSCALE,
-    MSCALE_ALL_DIM,
+    OPTION_PARAMS,
     ORIGINAL_MAX_POSITION,
-    TRUNCATE,
     M,
     N,
+    method_options,
 )
 from posviz.ui.settings import Values, project, setting
 
@@ -44,45 +42,65 @@ def _shown(key: str) -> Callable[[Values], bool]:
     return when
 
 
-class HfOptions:
-    """The scaling options under their Hugging Face names, for a settings object or a key that holds them."""
+class _Scaling:
+    """``rope_scaling``'s arguments, for the page's settings and the keys that hold them."""
 
-    def options(self, method: str | None = None) -> dict:
-        """The method's own options (``None``: unset, the page's 0); dynamic reads ``seq_len``."""
-        method = method or self.method  # type: ignore[attr-defined]
-        out = {}
-        for key, reference in METHOD_OPTIONS[method].items():
-            value = getattr(self, key)
-            out[key] = None if reference is None and not value else value
-        return out
+    # Declared, not fields (this base is no dataclass): the settings and keys below hold them.
+    dim: int
+    base: float
+    method: str
+    factor: float
+    original_max_position: int
+    seq_len: int | None
+
+    def option_values_dict(self) -> dict[str, Any]:
+        """Every method's own options on the page, by URL key (the page's 0 for an unset one)."""
+        return {key: getattr(self, key) for key in OPTION_PARAMS}
+
+    def options(self, method: str | None = None) -> dict[str, Any]:
+        """``method``'s own options (default: the chosen method's) under their Hugging Face names."""
+        return method_options(method or self.method, self.option_values_dict(), self.seq_len)
+
+    def scaling(self, method: str | None = None) -> tuple[torch.Tensor, float]:
+        """``rope_scaling`` of ``method`` (default: the chosen one): ``(inv_freq (dim/2,) float64, factor)``."""
+        method = method or self.method
+        return rope_scaling(
+            method,
+            self.dim,
+            base=self.base,
+            factor=self.factor,
+            original_max_position=self.original_max_position,
+            **self.options(method),
+        )
+
+
+_TYPES = {"int": int, "float": float, "bool": bool}
+
+# Everything that determines the RoPE page's tensors, in sidebar order; hidden options keep their defaults.
+# The scaling methods' own options are fields too, one per option in the registry (ROPE_SCALING).
+RopeSettings = make_dataclass(
+    "RopeSettings",
+    [
+        ("dim", int, setting(PARAMS["dim"], section="Vectors and positions")),
+        ("base", float, setting(PARAMS["base"])),
+        ("layout", str, setting(PARAMS["layout"], options=LAYOUTS)),
+        ("m", int, setting(M)),
+        ("n", int, setting(N)),
+        ("seq_len", int, setting(PARAMS["seq_len"], default=16384)),
+        ("seed", int, setting(PARAMS["seed"])),
+        ("method", str, setting(METHOD, section="Context extension")),
+        ("factor", float, setting(FACTOR, when=_shown("factor"))),
+        ("original_max_position", int, setting(ORIGINAL_MAX_POSITION, when=_shown("original_max_position"))),
+        *((key, _TYPES[p.kind], setting(p, when=_shown(key))) for key, p in OPTION_PARAMS.items()),
+    ],
+    bases=(_Scaling,),
+    frozen=True,
+    namespace={"__module__": __name__, "__doc__": "The RoPE page's settings, in sidebar order."},
+)
 
 
 @dataclass(frozen=True)
-class RopeSettings(HfOptions):
-    """Everything that determines the RoPE page's tensors, in sidebar order; hidden options keep their defaults."""
-
-    dim: int = setting(PARAMS["dim"], section="Vectors and positions")
-    base: float = setting(PARAMS["base"])
-    layout: str = setting(PARAMS["layout"], options=LAYOUTS)
-    m: int = setting(M)
-    n: int = setting(N)
-    seq_len: int = setting(PARAMS["seq_len"], default=16384)
-    seed: int = setting(PARAMS["seed"])
-    method: str = setting(METHOD, section="Context extension")
-    factor: float = setting(FACTOR, when=_shown("factor"))
-    original_max_position: int = setting(ORIGINAL_MAX_POSITION, when=_shown("original_max_position"))
-    beta_fast: float = setting(BETA_FAST, when=_shown("beta_fast"))
-    beta_slow: float = setting(BETA_SLOW, when=_shown("beta_slow"))
-    mscale: float = setting(MSCALE, when=_shown("mscale"))
-    mscale_all_dim: float = setting(MSCALE_ALL_DIM, when=_shown("mscale_all_dim"))
-    attention_factor: float = setting(ATTENTION_FACTOR, when=_shown("attention_factor"))
-    truncate: bool = setting(TRUNCATE, when=_shown("truncate"))
-    low_freq_factor: float = setting(LOW_FREQ_FACTOR, when=_shown("low_freq_factor"))
-    high_freq_factor: float = setting(HIGH_FREQ_FACTOR, when=_shown("high_freq_factor"))
-
-
-@dataclass(frozen=True)
-class ScalingKey(HfOptions):
+class ScalingKey(_Scaling):
     """What every method's frequencies depend on (dynamic reads ``seq_len``), and the curves up to ``seq_len``."""
 
     dim: int
@@ -90,15 +108,11 @@ class ScalingKey(HfOptions):
     method: str
     factor: float
     original_max_position: int
-    beta_fast: float
-    beta_slow: float
-    mscale: float
-    mscale_all_dim: float
-    attention_factor: float
-    truncate: bool
-    low_freq_factor: float
-    high_freq_factor: float
+    option_values: tuple[tuple[str, Any], ...]  # every method's own options on the page, by URL key
     seq_len: int
+
+    def option_values_dict(self) -> dict[str, Any]:
+        return dict(self.option_values)
 
 
 @dataclass(frozen=True)
@@ -178,11 +192,12 @@ class Keys:
     attention: AttentionKey
 
 
-def keys(s: RopeSettings) -> Keys:
-    """The page's keys from its settings."""
-    freq = project(s, FreqKey, seq_len=s.seq_len if s.method == "dynamic" else None)
+def keys(s: Any) -> Keys:
+    """The page's keys from its settings (a ``RopeSettings``)."""
+    values = tuple(s.option_values_dict().items())
+    freq = project(s, FreqKey, option_values=values, seq_len=s.seq_len if s.method == "dynamic" else None)
     return Keys(
-        scaling=project(s, ScalingKey),
+        scaling=project(s, ScalingKey, option_values=values),
         freq=freq,
         permutation=project(s, PermutationKey),
         matrix=project(s, MatrixKey, freq=freq),
@@ -194,12 +209,10 @@ def keys(s: RopeSettings) -> Keys:
     )
 
 
-def problem(s: RopeSettings) -> str | None:
-    """The first rule the settings break, as a message naming the fix; None if fine."""
+def problem(s: Any) -> str | None:
+    """The first rule the settings (a ``RopeSettings``) break, as a message naming the fix; None if fine."""
     try:
-        rope_scaling(
-            s.method, s.dim, base=s.base, factor=s.factor, original_max_position=s.original_max_position, **s.options()
-        )
+        s.scaling()
     except ValueError as err:
         return f"{err} Change the {s.method} settings in the sidebar."
     return None

@@ -2,13 +2,14 @@
 
 Plain text generation (no streamlit calls). The snippets use the reference forms, not
 ``posviz``: Meta LLaMA's complex numbers for the interleaved layout, Hugging
-Face's ``rotate_half`` for the half-split one, and each scaling method written
-out as in ``modeling_rope_utils.py``. A test executes every snippet and
-compares its tensors with the page's.
+Face's ``rotate_half`` for the half-split one, and the chosen scaling method's
+own function, as the registry (``ROPE_SCALING``) holds it. A test executes
+every snippet and compares its tensors with the page's.
 """
 
 from __future__ import annotations
 
+from posviz.encodings.rope_scaling import ROPE_SCALING, method_source
 from posviz.ui.rope.settings import DECAY_SAMPLES, SCORE_LEN, TOY_LEN, RopeSettings
 
 ROPE_INTERLEAVED = '''\
@@ -31,73 +32,18 @@ def rope(x, pos):
 '''
 
 
-# Each method's own step, as modeling_rope_utils.py writes it; ``{...}`` fields take the page's values.
-_SCALING = {
-    "default": "",
-    "linear": """\
-inv_freq = inv_freq / factor  # position interpolation: position m acts as m / factor
-""",
-    "dynamic": """\
-seq_len = {s.seq_len}
-s = max(seq_len, original_max_position)  # unchanged while seq_len <= original_max_position
-ntk_base = base * (factor * s / original_max_position - (factor - 1)) ** (d / (d - 2))
-inv_freq = 1.0 / ntk_base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)
-""",
-    "yarn": """\
-beta_fast, beta_slow, truncate = {s.beta_fast!r}, {s.beta_slow!r}, {s.truncate}
-
-def correction_dim(turns):
-    # the pair index that turns `turns` times inside the original context
-    return d * math.log(original_max_position / (turns * 2 * math.pi)) / (2 * math.log(base))
-
-low, high = correction_dim(beta_fast), correction_dim(beta_slow)
-if truncate:
-    low, high = math.floor(low), math.ceil(high)
-low, high = max(low, 0), min(high, d - 1)
-if low == high:
-    high += 0.001  # as Hugging Face: no division by zero
-ramp = ((torch.arange(d // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)  # 0 fast .. 1 slow
-inv_freq = inv_freq / factor * ramp + inv_freq * (1 - ramp)
-
-def get_mscale(scale, mscale=1.0):
-    return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
-
-{yarn_attention}
-""",
-    "llama3": """\
-low_freq_factor, high_freq_factor = {s.low_freq_factor!r}, {s.high_freq_factor!r}
-wavelen = 2 * math.pi / inv_freq  # (d/2,) tokens per turn
-smooth = (original_max_position / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
-inv_freq = torch.where(
-    wavelen < original_max_position / high_freq_factor,
-    inv_freq,  # short wavelengths: unchanged
-    torch.where(
-        wavelen > original_max_position / low_freq_factor,
-        inv_freq / factor,  # long wavelengths: interpolated
-        (1 - smooth) * inv_freq / factor + smooth * inv_freq,  # in between: smooth
-    ),
-)
-""",
-}
-
-
-def _yarn_attention(s: RopeSettings) -> str:
-    """YaRN's attention factor: given, the DeepSeek ratio of two mscales, or 0.1 ln(factor) + 1."""
-    o = s.options("yarn")
-    if o["attention_factor"] is not None:
-        return f"attention_factor = {o['attention_factor']!r}  # given"
-    if o["mscale"] and o["mscale_all_dim"]:
-        return f"attention_factor = get_mscale(factor, {o['mscale']!r}) / get_mscale(factor, {o['mscale_all_dim']!r})"
-    return "attention_factor = get_mscale(factor)  # 0.1 ln(factor) + 1"
-
-
 def _frequency_lines(s: RopeSettings) -> list[str]:
+    """The default frequencies, then the chosen method's function (its source, from the registry) applied."""
     lines = [
         "default_inv_freq = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)  # (d/2,) theta_k",
-        "inv_freq, attention_factor = default_inv_freq.clone(), 1.0",
+        "",
     ]
-    yarn_attention = _yarn_attention(s) if s.method == "yarn" else ""
-    return lines + _SCALING[s.method].format(s=s, yarn_attention=yarn_attention).splitlines()
+    args = ["default_inv_freq", "dim=d", "base=base", "factor=factor", "original_max_position=original_max_position"]
+    args += [f"{name}={value!r}" for name, value in s.options().items()]
+    lines += method_source(s.method).splitlines()
+    lines += ["", "", f"inv_freq, attention_factor = {ROPE_SCALING[s.method].compute.__name__}("]
+    lines += [f"    {arg}," for arg in args] + [")"]
+    return lines
 
 
 def rope_snippet(

@@ -13,19 +13,24 @@ import numpy as np
 import pandas as pd
 import torch
 
-from posviz.encodings.attention import attention_weights
-from posviz.encodings.positions import curve_positions, display_positions
+from posviz.encodings.attention import toy_qk
+from posviz.encodings.positions import all_positions, curve_positions, display_positions
 from posviz.encodings.rope import (
-    METHODS,
-    apply_rope,
     freqs_cis,
-    layout_permutation,
+    rope_angles,
+    rope_at,
     rope_decay_bound,
     rope_inv_freq,
+    rope_layout_gap,
+    rope_mean_abs_scores,
+    rope_relative_gap,
     rope_rotation_matrix,
-    rope_scaling,
-    rope_scores,
+    rope_score,
+    rope_score_grid,
+    rope_shifted_scores,
+    rope_toy_attention,
 )
+from posviz.encodings.rope_scaling import METHODS
 from posviz.ui.cache import cached_view
 from posviz.ui.rope.settings import (
     ANGLE_POINTS,
@@ -52,10 +57,7 @@ CACHE = 32  # max entries per cached view; every entry is well under 1 MB
 
 def frequencies(k: ScalingKey, method: str | None = None) -> tuple[torch.Tensor, float]:
     """``(inv_freq (dim/2,) float64, attention_factor)`` of ``method`` (default: the chosen one)."""
-    method = method or k.method
-    return rope_scaling(
-        method, k.dim, base=k.base, factor=k.factor, original_max_position=k.original_max_position, **k.options(method)
-    )
+    return k.scaling(method)
 
 
 def shown_pairs(dim: int, count: int) -> np.ndarray:
@@ -86,19 +88,13 @@ def shift_values(seq_len: int) -> np.ndarray:
 
 def _qk(k: VectorsKey) -> tuple[torch.Tensor, torch.Tensor]:
     """The seed's random ``q`` and ``k``: (dim,) float64 each (drawn in float32, as ``torch.randn`` gives them)."""
-    g = torch.Generator().manual_seed(k.seed)
-    return torch.randn(k.freq.dim, generator=g).double(), torch.randn(k.freq.dim, generator=g).double()
-
-
-def _rope(x: torch.Tensor, pos: torch.Tensor, k: VectorsKey, inv: torch.Tensor) -> torch.Tensor:
-    """``x`` (p, dim) rotated, row by row, to ``pos`` (p,) in the key's layout."""
-    return apply_rope(x, pos, layout=k.layout, inv_freq=inv)
+    q, kk = toy_qk(1, 1, k.freq.dim, generator=torch.Generator().manual_seed(k.seed))
+    return q[0].double(), kk[0].double()
 
 
 def _at(x: torch.Tensor, positions, k: VectorsKey, inv: torch.Tensor) -> torch.Tensor:
     """``x`` (dim,) rotated to each of ``positions``: (p, dim) float64."""
-    pos = torch.as_tensor(positions)
-    return _rope(x.expand(len(pos), -1), pos, k, inv)
+    return rope_at(x, torch.as_tensor(positions), layout=k.layout, inv_freq=inv)
 
 
 @dataclass(frozen=True)
@@ -111,12 +107,9 @@ class MatrixView:
 def matrix_view(k: MatrixKey) -> MatrixView:
     inv, _ = frequencies(k.freq)
     dim = k.freq.dim
-    p = torch.eye(dim, dtype=torch.float64)[layout_permutation(dim)]
-    r_int = rope_rotation_matrix(k.m, dim, inv_freq=inv, dtype=torch.float64)
-    r_half = rope_rotation_matrix(k.m, dim, layout="half", inv_freq=inv, dtype=torch.float64)
     return MatrixView(
         rotation=rope_rotation_matrix(k.m, dim, layout=k.layout, inv_freq=inv, dtype=torch.float32).numpy(),
-        layout_gap=float((r_half - p @ r_int @ p.T).abs().max()),
+        layout_gap=rope_layout_gap(k.m, dim, inv_freq=inv),
     )
 
 
@@ -135,7 +128,7 @@ def cis_frame(cis: torch.Tensor, pairs: np.ndarray) -> pd.DataFrame:
 def cis_view(k: FreqKey) -> pd.DataFrame:
     """``freqs_cis`` of the first positions and a few pairs."""
     inv, _ = frequencies(k)
-    return cis_frame(freqs_cis(torch.arange(CIS_POSITIONS), inv), shown_pairs(k.dim, CIS_PAIRS))
+    return cis_frame(freqs_cis(all_positions(CIS_POSITIONS), inv), shown_pairs(k.dim, CIS_PAIRS))
 
 
 @dataclass(frozen=True)
@@ -170,8 +163,8 @@ class ScoresView:
 def scores_view(k: VectorsKey) -> ScoresView:
     inv, _ = frequencies(k.freq)
     q, kk = _qk(k)
-    pos = torch.arange(SCORE_LEN)
-    return ScoresView(positions=pos.numpy(), scores=(_at(q, pos, k, inv) @ _at(kk, pos, k, inv).T).numpy())
+    pos = all_positions(SCORE_LEN)
+    return ScoresView(positions=pos.numpy(), scores=rope_score_grid(q, kk, pos, inv_freq=inv, layout=k.layout).numpy())
 
 
 @dataclass(frozen=True)
@@ -188,20 +181,13 @@ def relative_view(k: RelativeKey) -> RelativeView:
     inv, _ = frequencies(k.freq)
     q, kk = _qk(k)
     shifts = shift_values(k.seq_len)
-    t = torch.from_numpy(shifts)
-    qs, ks = _rope(q.expand(len(t), -1), k.m + t, k, inv), _rope(kk.expand(len(t), -1), k.n + t, k, inv)
-
-    def gap(dtype: torch.dtype) -> float:
-        kw = dict(layout=k.layout, inv_freq=inv, dtype=dtype)
-        r_m, r_n, r_nm = (rope_rotation_matrix(x, k.freq.dim, **kw) for x in (k.m, k.n, k.n - k.m))
-        return float((r_m.T @ r_n - r_nm).abs().max())
-
+    kw = dict(layout=k.layout, inv_freq=inv)
     return RelativeView(
-        score_mn=float(_at(q, [k.m], k, inv)[0] @ _at(kk, [k.n], k, inv)[0]),
+        score_mn=rope_score(q, kk, k.m, k.n, **kw),
         shifts=shifts,
-        shifted=(qs * ks).sum(-1).numpy(),
-        gap32=gap(torch.float32),
-        gap64=gap(torch.float64),
+        shifted=rope_shifted_scores(q, kk, k.m, k.n, torch.as_tensor(shifts), **kw).numpy(),
+        gap32=rope_relative_gap(k.m, k.n, k.freq.dim, **kw, dtype=torch.float32),
+        gap64=rope_relative_gap(k.m, k.n, k.freq.dim, **kw, dtype=torch.float64),
     )
 
 
@@ -218,18 +204,14 @@ def decay_view(k: DecayKey) -> DecayView:
     """The RoFormer bound and measured mean scores, sampled distances up to ``seq_len - 1``."""
     inv, _ = frequencies(k.freq)
     dim = k.freq.dim
-    r = torch.from_numpy(decay_distances(k.seq_len))
-    g = torch.Generator().manual_seed(k.seed + 1)
-    qs = torch.randn(DECAY_SAMPLES, dim, generator=g)
-    ks = torch.randn(DECAY_SAMPLES, dim, generator=g)
-    if k.layout == "half":  # the same vectors read in the interleaved order: q . R_half k = q[inv] . R_int k[inv]
-        back = torch.argsort(layout_permutation(dim))
-        qs, ks = qs[:, back], ks[:, back]
+    r = torch.as_tensor(decay_distances(k.seq_len))
+    qs, ks = toy_qk(DECAY_SAMPLES, DECAY_SAMPLES, dim, generator=torch.Generator().manual_seed(k.seed + 1))
+    kw = dict(inv_freq=inv, layout=k.layout)
     return DecayView(
         distances=r.numpy(),
         bound=rope_decay_bound(r, inv).numpy(),
-        aligned=rope_scores(qs, qs, r, inv).abs().mean(0).numpy(),
-        independent=rope_scores(qs, ks, r, inv).abs().mean(0).numpy(),
+        aligned=rope_mean_abs_scores(qs, qs, r, **kw).numpy(),
+        independent=rope_mean_abs_scores(qs, ks, r, **kw).numpy(),
     )
 
 
@@ -259,7 +241,7 @@ def scaling_view(k: ScalingKey) -> ScalingView:
             continue
         ratios[method], attention[method] = (inv / default).numpy(), att
     inv, att = frequencies(k)
-    pos = torch.from_numpy(angle_positions(k.seq_len))
+    pos = torch.as_tensor(angle_positions(k.seq_len))
     pairs = angle_pairs(k.dim)
     kk = torch.tensor(pairs)
     return ScalingView(
@@ -270,9 +252,9 @@ def scaling_view(k: ScalingKey) -> ScalingView:
         attention=attention,
         positions=pos.numpy(),
         pairs=pairs,
-        default_angles=(pos.double()[:, None] * default[kk][None, :]).numpy(),
-        scaled_angles=(pos.double()[:, None] * inv[kk][None, :]).numpy(),
-        trained=(default[kk] * (k.original_max_position - 1)).numpy(),
+        default_angles=rope_angles(pos, default[kk]).numpy(),
+        scaled_angles=rope_angles(pos, inv[kk]).numpy(),
+        trained=rope_angles(torch.tensor([k.original_max_position - 1]), default[kk])[0].numpy(),
     )
 
 
@@ -280,20 +262,7 @@ def scaling_view(k: ScalingKey) -> ScalingView:
 def attention_view(k: AttentionKey) -> np.ndarray:
     """(3, L, L) causal weights: same token without and with RoPE, random q and k with RoPE."""
     inv, att = frequencies(k.freq)
-    dim, length = k.freq.dim, k.length
     g = torch.Generator().manual_seed(k.seed + 2)
-    token = torch.randn(dim, generator=g).double().expand(length, dim)
-    q_rand = torch.randn(length, dim, generator=g).double()
-    k_rand = torch.randn(length, dim, generator=g).double()
-    pos = torch.arange(length)
-
-    def rot(x: torch.Tensor) -> torch.Tensor:
-        return att * _rope(x, pos, k, inv)  # Hugging Face scales cos and sin
-
-    return torch.stack(
-        [
-            attention_weights(token, token, causal=True),
-            attention_weights(rot(token), rot(token), causal=True),
-            attention_weights(rot(q_rand), rot(k_rand), causal=True),
-        ]
+    return rope_toy_attention(
+        k.freq.dim, k.length, inv_freq=inv, attention_factor=att, layout=k.layout, generator=g
     ).numpy()

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from posviz.encodings.positions import display_positions, query_positions, relative_positions
+from posviz.encodings.attention import content_scores, logits_bytes, masked_softmax, toy_normal, toy_qk
+from posviz.encodings.positions import all_positions, display_positions, query_positions, relative_positions
 from posviz.encodings.shaw import (
     shaw_index,
     shaw_relations,
@@ -53,7 +54,7 @@ class IndexView:
 @cached_view(max_entries=64)
 def index_view(k: IndexKey) -> IndexView:
     ax = main_axes(k)
-    q, kp = torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
+    q, kp = torch.as_tensor(ax.q_pos), torch.as_tensor(ax.k_pos)
     return IndexView(rel=relative_positions(q, kp).numpy(), index=shaw_index(q, kp, clip=k.clip).numpy())
 
 
@@ -100,10 +101,8 @@ def row_view(k: RowKey) -> RowView:
 def toy_qkv(k: ScoreKey) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Standard-normal toy ``q (q_len, dim)``, ``k, v (k_len, dim)`` from their own generator (``seed + 1``)."""
     g = torch.Generator().manual_seed(k.seed + 1)
-    q = torch.randn(k.q_len, k.dim, generator=g)
-    keys = torch.randn(k.k_len, k.dim, generator=g)
-    v = torch.randn(k.k_len, k.dim, generator=g)
-    return q, keys, v
+    q, keys = toy_qk(k.q_len, k.k_len, k.dim, generator=g)
+    return q, keys, toy_normal(k.k_len, k.dim, generator=g)
 
 
 def _toy_scores(k: ScoreKey) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -113,15 +112,15 @@ def _toy_scores(k: ScoreKey) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """
     q, keys, _ = toy_qkv(k)
     table_k, _ = tables(TableKey(clip=k.clip, dim=k.dim, seed=k.seed, separate=False))  # a^K
-    q_pos = torch.from_numpy(pair_axes(k).q_pos)  # the shown queries (inside the zoom window, if any)
+    q_pos = torch.as_tensor(pair_axes(k).q_pos)  # the shown queries (inside the zoom window, if any)
     q_rows = q[q_pos - k.offset]  # (rows, dim): the shown queries only
-    index = shaw_index(q_pos, torch.arange(k.k_len), clip=k.clip)  # (rows, k_len)
-    return q_rows @ keys.T, shaw_scores(q_rows, table_k, index), index
+    index = shaw_index(q_pos, all_positions(k.k_len), clip=k.clip)  # (rows, k_len)
+    return content_scores(q_rows, keys), shaw_scores(q_rows, table_k, index), index
 
 
 def _weights(content: torch.Tensor, relative: torch.Tensor, k: ScoreKey) -> torch.Tensor:
     """(rows, k_len) attention with the relative term: each row's softmax runs over every key."""
-    return torch.softmax((content + relative) * k.dim**-0.5, dim=-1)
+    return masked_softmax((content + relative) * k.dim**-0.5)
 
 
 @dataclass(frozen=True)
@@ -136,8 +135,8 @@ class ToyView:
 def toy_view(k: ScoreKey) -> ToyView:
     """Toy scores and attention on the shown rows and columns (``k``: the toy key, lengths capped)."""
     content, relative, _ = _toy_scores(k)
-    cols = torch.from_numpy(pair_axes(k).k_pos)  # key indices shown (index = position)
-    without = torch.softmax(content * k.dim**-0.5, dim=-1)
+    cols = torch.as_tensor(pair_axes(k).k_pos)  # key indices shown (index = position)
+    without = masked_softmax(content * k.dim**-0.5)
     return ToyView(
         content=content[:, cols].numpy(),
         relative=relative[:, cols].numpy(),
@@ -174,7 +173,5 @@ def memory_view(k: BytesKey) -> MemoryView:
     r_bytes = [
         shaw_relations_bytes(n, n, k.dim, clip=k.clip, device=d) for n, d in zip(MEMORY_LENGTHS, devices, strict=True)
     ]
-    logits = [
-        torch.empty(n, n, device=d).untyped_storage().nbytes() for n, d in zip(MEMORY_LENGTHS, devices, strict=True)
-    ]
+    logits = [logits_bytes(n, n, device=d) for n, d in zip(MEMORY_LENGTHS, devices, strict=True)]
     return MemoryView(np.array(MEMORY_LENGTHS), np.array(r_bytes), np.array(logits), allocated)

@@ -10,13 +10,15 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from posviz.encodings.attention import cosine_similarities
 from posviz.encodings.pooling import block_edges, relative_block_means
-from posviz.encodings.positions import curve_positions, display_positions, display_stride
+from posviz.encodings.positions import all_positions, curve_positions, display_positions, display_stride
 from posviz.encodings.sinusoidal import (
     concat_permutation,
     learned_table,
     sinusoidal_inv_freq,
     sinusoidal_similarity,
+    sinusoidal_similarity_from,
     sinusoidal_table,
 )
 from posviz.figures.layout import number
@@ -106,7 +108,7 @@ class LayoutsView:
 @cached_view(max_entries=32)
 def layouts_view(k: LayoutsKey) -> LayoutsView:
     """The first rows in both layouts, and the permutation between them."""
-    pos = torch.arange(min(k.seq_len, LAYOUT_POSITIONS))
+    pos = all_positions(min(k.seq_len, LAYOUT_POSITIONS))
     return LayoutsView(
         positions=pos.numpy(),
         interleaved=sinusoidal_table(pos, k.dim, base=k.base).numpy(),
@@ -128,24 +130,21 @@ class SimilarityView:
 @cached_view(max_entries=32)
 def similarity_view(k: TableKey) -> SimilarityView:
     pos = display_positions(k.seq_len, SIM_POINTS)
-    r = torch.from_numpy(profile_distances(k.seq_len))
-    closed = sinusoidal_similarity(r, k.dim, base=k.base)
+    r = torch.as_tensor(profile_distances(k.seq_len))
+    closed = sinusoidal_similarity(r, k.dim, base=k.base).numpy()
     measured, gap = {}, 0.0
     for p in sorted({0, (k.seq_len - 1) // 3}):
-        ok = p + r <= k.seq_len - 1
-        ends = sinusoidal_table(
-            torch.cat([torch.tensor([p]), p + r]), k.dim, base=k.base, layout=k.layout, dtype=torch.float64
-        )
-        dots = ends[1:] @ ends[0]  # (r,)
-        gap = max(gap, float((dots - closed)[ok].abs().max())) if ok.any() else gap
-        measured[f"measured from p = {p}"] = torch.where(ok, dots, torch.nan).numpy()
+        dots = sinusoidal_similarity_from(p, r, k.dim, base=k.base, layout=k.layout, length=k.seq_len).numpy()
+        ok = ~np.isnan(dots)  # NaN past the sequence
+        gap = max(gap, float(np.abs(dots - closed)[ok].max())) if ok.any() else gap
+        measured[f"measured from p = {p}"] = dots
     edges = block_edges(pos)  # each shown position stands for the block up to the next one
     sim = relative_block_means(lambda d: sinusoidal_similarity(d, k.dim, base=k.base), edges, edges)  # (n, n)
     return SimilarityView(
         positions=pos.numpy(),
         sim=sim.numpy(),
         distances=r.numpy(),
-        closed=closed.numpy(),
+        closed=closed,
         measured=measured,
         gap=gap,
     )
@@ -159,11 +158,6 @@ class LearnedView:
     stride: int
 
 
-def _cosine(rows: torch.Tensor) -> torch.Tensor:
-    unit = rows / rows.norm(dim=-1, keepdim=True)
-    return unit @ unit.T
-
-
 @cached_view(max_entries=32)
 def learned_view(k: LearnedKey) -> LearnedView:
     pos = display_positions(k.learned_len, SIM_POINTS)
@@ -171,7 +165,7 @@ def learned_view(k: LearnedKey) -> LearnedView:
     sin = sinusoidal_table(pos, k.dim, base=k.base, dtype=torch.float64)
     return LearnedView(
         positions=pos.numpy(),
-        sinusoidal_cos=_cosine(sin).numpy(),
-        learned_cos=_cosine(table[pos]).numpy(),
+        sinusoidal_cos=cosine_similarities(sin).numpy(),
+        learned_cos=cosine_similarities(table[pos]).numpy(),
         stride=display_stride(k.learned_len, SIM_POINTS),
     )

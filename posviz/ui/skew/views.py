@@ -7,8 +7,16 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from posviz.encodings.attention import content_scores, logits_bytes, toy_normal
 from posviz.encodings.shaw import shaw_relations_bytes
-from posviz.encodings.skew import SkewSteps, cell_sources, relative_gather, skew_er_bytes, skew_steps_for
+from posviz.encodings.skew import (
+    SkewSteps,
+    cell_sources,
+    relative_gather,
+    skew_embeddings,
+    skew_er_bytes,
+    skew_steps_for,
+)
 from posviz.ui.cache import cached_view
 from posviz.ui.skew.settings import ALLOCATE_UP_TO, MEMORY_LENGTHS, BytesKey, SkewKey
 
@@ -20,8 +28,8 @@ def toy_q_er(k: SkewKey) -> tuple[torch.Tensor, torch.Tensor]:
     its row ``c`` holds relative position ``c - (L - 1)`` (``i - j = er_rows - 1 - c``
     for Transformer-XL).
     """
-    er = torch.randn(k.er_rows, k.dim, generator=torch.Generator().manual_seed(k.seed)) * k.dim**-0.5
-    q = torch.randn(k.seq_len, k.dim, generator=torch.Generator().manual_seed(k.seed + 1))
+    er = skew_embeddings(k.er_rows, k.dim, generator=torch.Generator().manual_seed(k.seed))
+    q = toy_normal(k.seq_len, k.dim, generator=torch.Generator().manual_seed(k.seed + 1))
     return q, er
 
 
@@ -41,7 +49,7 @@ def _numpy(steps: SkewSteps) -> SkewSteps:
 @cached_view(max_entries=64)
 def skew_view(k: SkewKey) -> SkewView:
     q, er = toy_q_er(k)
-    steps = skew_steps_for(k.variant, q @ er.T)
+    steps = skew_steps_for(k.variant, content_scores(q, er))  # rel = Q Er^T
     gather, valid = relative_gather(q, er, mem_len=k.memory, both_ways=k.variant == "unmasked")
     diff = (steps.sliced - gather).abs()[valid]
     return SkewView(
@@ -68,7 +76,7 @@ def memory_view(k: BytesKey) -> MemoryView:
     rows = []
     for n in MEMORY_LENGTHS:
         device = "cpu" if n * n * k.dim * 4 <= ALLOCATE_UP_TO else "meta"
-        logits = torch.empty(n, n, device=device).untyped_storage().nbytes()
+        logits = logits_bytes(n, n, device=device)
         rows.append(
             (shaw_relations_bytes(n, n, k.dim, clip=n, device=device), skew_er_bytes(n, k.dim, device=device), logits)
         )

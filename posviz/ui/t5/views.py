@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from posviz.encodings.attention import attention_weights_sampled, toy_qk
+from posviz.encodings.attention import attention_weights_sampled, toy_normal, toy_qk
 from posviz.encodings.pooling import block_edges, relative_block_means
-from posviz.encodings.positions import relative_positions
+from posviz.encodings.positions import all_positions, relative_positions, signed_distances
 from posviz.encodings.t5 import (
     T5BucketRange,
     T5BucketSteps,
@@ -69,14 +69,14 @@ class BucketView:
 @cached_view(max_entries=16)  # about 2 MB an entry: every pipeline step
 def bucket_view(k: BucketKey) -> BucketView:
     ax = main_axes(k)
-    rel = relative_positions(torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos))  # (q shown, k shown)
+    rel = relative_positions(torch.as_tensor(ax.q_pos), torch.as_tensor(ax.k_pos))  # (q shown, k shown)
     kw = dict(bidirectional=k.bidirectional, num_buckets=k.num_buckets, max_distance=k.max_distance)
     steps = numpy_fields(t5_bucket_steps(rel, **kw))
     r_min, r_max = -int(ax.q_pos[-1]), k.k_len - 1 - int(ax.q_pos[0])  # the whole view's range of r
     # The profile is a function of r, not of the view: show it a little past max_distance, where
     # every distance has joined the last bucket, on both sides (a decoder's future is all bucket 0).
     reach = max(int(1.5 * k.max_distance), 16)
-    prof_r = torch.arange(-reach, reach + 1)
+    prof_r = signed_distances(reach)
     ranges = t5_bucket_ranges(**kw)
     return BucketView(
         steps=steps,
@@ -120,13 +120,12 @@ def profile_csv(k: BucketKey) -> str:
 @cached_view(max_entries=64)
 def seeded_table(num_buckets: int, heads: int, seed: int) -> np.ndarray:
     """(num_buckets, heads) float32: N(0, 1), as ``nn.Embedding`` initialises it."""
-    g = torch.Generator().manual_seed(seed)
-    return torch.randn(num_buckets, heads, generator=g).numpy()
+    return toy_normal(num_buckets, heads, generator=torch.Generator().manual_seed(seed)).numpy()
 
 
 def table_from_bytes(table: bytes, k: GridKey) -> torch.Tensor:
     """The (num_buckets, heads) float32 table back from the bytes a cache key carries."""
-    return torch.from_numpy(np.frombuffer(table, dtype=np.float32).reshape(k.num_buckets, k.heads).copy())
+    return torch.as_tensor(np.frombuffer(table, dtype=np.float32).reshape(k.num_buckets, k.heads).copy())
 
 
 def grid_points(heads: int) -> int:
@@ -140,7 +139,7 @@ def grid_axes(k: GridKey) -> Axes:
 
 def _bias(column: torch.Tensor, k: BucketKey, ax: Axes, *, scale: float) -> torch.Tensor:
     """(heads of column, q shown, k shown) bias on the shown positions."""
-    q, kp = torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
+    q, kp = torch.as_tensor(ax.q_pos), torch.as_tensor(ax.k_pos)
     return t5_bias(column, q, kp, bidirectional=k.bidirectional, max_distance=k.max_distance, scale=scale)
 
 
@@ -149,9 +148,9 @@ def grid_view(k: GridKey, table: bytes) -> np.ndarray:
     """(heads, g, g) float32: every head's bias on a coarser grid, for the small multiples; each cell the
     mean over the block of positions it starts (a strided sample aliases: posviz.encodings.pooling)."""
     ax, column = grid_axes(k), table_from_bytes(table, k)
-    q0 = torch.zeros(1, dtype=torch.long)
+    q0 = torch.tensor([0])
     kw = dict(bidirectional=k.bidirectional, max_distance=k.max_distance, scale=k.scale)
-    edges = block_edges(torch.from_numpy(ax.q_pos)), block_edges(torch.from_numpy(ax.k_pos))
+    edges = block_edges(torch.as_tensor(ax.q_pos)), block_edges(torch.as_tensor(ax.k_pos))
     means = relative_block_means(lambda r: t5_bias(column, q0, r, **kw)[:, 0], *edges)  # (heads, g, g)
     return means.float().numpy()
 
@@ -173,7 +172,7 @@ def pitfall_view(k: HeadKey, table: bytes) -> tuple[np.ndarray, np.ndarray] | No
     if k.q_len != k.k_len:
         return None
     px = pitfall_axes(k)
-    pq, pk = torch.from_numpy(px.q_pos), torch.from_numpy(px.k_pos)
+    pq, pk = torch.as_tensor(px.q_pos), torch.as_tensor(px.k_pos)
     column = table_from_bytes(table, k)[:, k.head : k.head + 1]  # (num_buckets, 1)
     kw = dict(bidirectional=k.bidirectional, max_distance=k.max_distance)
     return (
@@ -197,14 +196,14 @@ def attention_view(k: AttentionKey, table: bytes) -> tuple[np.ndarray, np.ndarra
     # Toy queries and keys have their own generator (seed + 1): they stay put when the table changes.
     q, kk = toy_qk(k.q_len, k.k_len, TOY_DIM, generator=torch.Generator().manual_seed(k.seed + 1))
     px = pair_axes(k)
-    q_pos = torch.from_numpy(px.q_pos)  # the shown queries' positions
+    q_pos = torch.as_tensor(px.q_pos)  # the shown queries' positions
     rows = q_pos - k.offset  # and their indices
-    cols = torch.from_numpy(px.k_pos)  # the shown keys (key index = key position)
+    cols = torch.as_tensor(px.k_pos)  # the shown keys (key index = key position)
 
     def bias_fn(qp: torch.Tensor, kp: torch.Tensor) -> torch.Tensor:
         return t5_bias(column, qp, kp, bidirectional=k.bidirectional, max_distance=k.max_distance, scale=k.scale)[0]
 
-    kw = dict(q_pos=q_pos, k_pos=torch.arange(k.k_len), cols=cols, causal=not k.bidirectional)
+    kw = dict(q_pos=q_pos, k_pos=all_positions(k.k_len), cols=cols, causal=not k.bidirectional)
     without = attention_weights_sampled(q[rows], kk, **kw)
     with_bias = attention_weights_sampled(q[rows], kk, bias_fn=bias_fn, **kw)
     return without.numpy(), with_bias.numpy()

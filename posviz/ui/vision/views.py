@@ -13,9 +13,12 @@ import numpy as np
 import streamlit as st
 import torch
 
+from posviz.encodings.attention import toy_normal
 from posviz.encodings.multimodal import (
+    VIDEO,
     mrope_axes,
     mrope_position_ids,
+    token_types,
     vision_offset_scores,
     vision_pair_dims,
     vision_rope_angles,
@@ -146,7 +149,7 @@ def offset_view(k: OffsetKey) -> OffsetView:
     cfg = ENCODERS[k.encoder][1]
     dim = int(cfg["head_dim"])
     gen = torch.Generator().manual_seed(k.seed)
-    q = torch.randn(dim, generator=gen, dtype=torch.float64)
+    q = toy_normal(dim, generator=gen, dtype=torch.float64)
     kk = q  # the same vector as query and key: the score peaks at offset (0, 0)
     angles = vision_rope_angles(k.encoder, cfg, h, w)  # (h*w, dim/2)
     pairs = vision_pair_dims(k.encoder, dim)
@@ -191,7 +194,7 @@ class TimeView:
 def time_view(k: SequenceKey) -> TimeView:
     t = k.frames if k.video else 1
     grid = (t, k.video_rows * k.merge, k.video_cols * k.merge)
-    tokens = torch.full((t * k.video_rows * k.video_cols,), 2)  # the video alone, starting at id 0
+    tokens = token_types((VIDEO, t * k.video_rows * k.video_cols))  # the video alone, starting at id 0
     per_frame = k.video_rows * k.video_cols
     by_frame = mrope_position_ids(tokens, (), [grid], model="qwen2_vl", spatial_merge_size=k.merge)
     by_second = mrope_position_ids(

@@ -1,10 +1,11 @@
-"""Each compared scheme on the toy sequence, keyed by its registry key.
+"""Every scheme on one toy sequence, side by side (the compare page), keyed by the registry's keys.
 
 Every scheme gets the same seeded ``q``, ``k`` (identity projections, so the
 absolute schemes add their vectors to ``q`` and ``k`` directly) and the same
 mask. A runner returns the logits ``(L, L)`` and the position tensors it
 built; parameters are made inside, as a model would hold them, so the bytes
-count them.
+count them. A scheme's *position term* is what it changes in the logits:
+``logits - q k^T / sqrt(d)``.
 """
 
 from __future__ import annotations
@@ -16,12 +17,19 @@ from dataclasses import dataclass
 import torch
 
 from posviz.encodings.alibi import alibi_bias
-from posviz.encodings.cope import causal_logits, cope_gates, cope_position_logits, cope_positions
+from posviz.encodings.attention import causal_mask, masked_softmax, toy_normal, toy_qk
+from posviz.encodings.cope import (
+    causal_logits,
+    cope_gates,
+    cope_position_logits,
+    cope_positions,
+    toy_position_embeddings,
+)
+from posviz.encodings.positions import all_positions
 from posviz.encodings.rope import apply_rope
 from posviz.encodings.shaw import shaw_index, shaw_scores, shaw_table
 from posviz.encodings.sinusoidal import learned_table, sinusoidal_table
 from posviz.encodings.t5 import t5_bias
-from posviz.ui.compare.settings import CompareSettings
 
 # Fixed per-scheme settings, each the scheme's usual default.
 T5_BUCKETS, T5_MAX_DISTANCE, T5_HEADS = 32, 128, 8
@@ -32,22 +40,31 @@ ALWAYS_CAUSAL = frozenset({"cope"})  # CoPE counts the keys up to the query: cau
 
 
 @dataclass(frozen=True)
+class ToySettings:
+    """What the toy sequence depends on."""
+
+    seq_len: int
+    dim: int
+    base: float
+    causal: bool
+    seed: int
+
+
+@dataclass(frozen=True)
 class Toy:
     q: torch.Tensor  # (L, d)
     k: torch.Tensor  # (L, d)
     pos: torch.Tensor  # (L,)
     content: torch.Tensor  # (L, L) q k^T / sqrt(d)
-    s: CompareSettings
+    s: ToySettings
 
 
-def toy(s: CompareSettings) -> Toy:
-    g = torch.Generator().manual_seed(s.seed)
-    q = torch.randn(s.seq_len, s.dim, generator=g)
-    k = torch.randn(s.seq_len, s.dim, generator=g)
-    return Toy(q=q, k=k, pos=torch.arange(s.seq_len), content=q @ k.T / math.sqrt(s.dim), s=s)
+def toy(s: ToySettings) -> Toy:
+    q, k = toy_qk(s.seq_len, s.seq_len, s.dim, generator=torch.Generator().manual_seed(s.seed))
+    return Toy(q=q, k=k, pos=all_positions(s.seq_len), content=q @ k.T / math.sqrt(s.dim), s=s)
 
 
-def _gen(s: CompareSettings, offset: int) -> torch.Generator:
+def _gen(s: ToySettings, offset: int) -> torch.Generator:
     return torch.Generator().manual_seed(s.seed + offset)
 
 
@@ -80,7 +97,7 @@ def _shaw(t: Toy) -> Run:
 
 
 def _t5(t: Toy) -> Run:
-    table = torch.randn(T5_BUCKETS, T5_HEADS, generator=_gen(t.s, 2))  # nn.Embedding at init: N(0, 1)
+    table = toy_normal(T5_BUCKETS, T5_HEADS, generator=_gen(t.s, 2))  # nn.Embedding at init: N(0, 1)
     bias = t5_bias(table, t.pos, t.pos, bidirectional=not t.s.causal, max_distance=T5_MAX_DISTANCE)[0]  # head 0
     return t.q @ t.k.T / math.sqrt(t.s.dim) + bias, [table, bias]
 
@@ -96,7 +113,7 @@ def _alibi(t: Toy) -> Run:
 
 
 def _cope(t: Toy) -> Run:
-    emb = torch.randn(t.s.dim, COPE_NPOS, generator=_gen(t.s, 4)) / math.sqrt(t.s.dim)  # e[p] as columns
+    emb = toy_position_embeddings(t.s.dim, COPE_NPOS, generator=_gen(t.s, 4))  # e[p] as columns
     content = t.q @ t.k.T / math.sqrt(t.s.dim)
     gates = cope_gates(causal_logits(content, t.pos, t.pos))  # always causal: counts keys up to the query
     positions = cope_positions(gates, npos_max=COPE_NPOS)
@@ -114,3 +131,39 @@ RUNNERS: dict[str, Callable[[Toy], Run]] = {
     "alibi": _alibi,
     "cope": _cope,
 }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Every scheme's position term and attention on the toy sequence, in the order asked for."""
+
+    positions: torch.Tensor  # (L,)
+    terms: torch.Tensor  # (schemes, L, L) float32, logits - content; NaN where masked
+    weights: torch.Tensor  # (schemes, L, L) float32
+    mask: torch.Tensor  # (L, L) bool, True where masked (the causal setting)
+    nbytes: list[int]  # bytes of the position tensors each scheme built
+    term_scale: float  # max |term| over every scheme, 1.0 when none is finite
+
+
+def compare_schemes(keys: tuple[str, ...], s: ToySettings) -> Comparison:
+    """Run each scheme of ``keys`` (keys of ``RUNNERS``) on the toy sequence of ``s``."""
+    t = toy(s)
+    causal_only = ~causal_mask(t.pos, t.pos)  # (L, L) True on future keys
+    masked = causal_only if s.causal else torch.zeros(s.seq_len, s.seq_len, dtype=torch.bool)
+    terms, weights, nbytes = [], [], []
+    for key in keys:
+        mask = causal_only if key in ALWAYS_CAUSAL else masked
+        logits, built = RUNNERS[key](t)  # (L, L) and the position tensors the scheme built
+        nbytes.append(sum(x.untyped_storage().nbytes() for x in built))
+        terms.append((logits - t.content).masked_fill(mask, float("nan")))
+        weights.append(masked_softmax(logits, mask))
+    terms_t = torch.stack(terms).float()  # (schemes, L, L)
+    finite = terms_t[torch.isfinite(terms_t)]
+    return Comparison(
+        positions=t.pos,
+        terms=terms_t,
+        weights=torch.stack(weights).float(),
+        mask=masked,
+        nbytes=nbytes,
+        term_scale=float(finite.abs().max()) if finite.numel() else 1.0,
+    )
