@@ -51,10 +51,7 @@ UI_TORCH_ALLOWED = frozenset(
     {"Tensor", "tensor", "as_tensor", "Generator", "manual_seed", "no_grad", "inference_mode"}
     | {"set_num_threads", "get_num_threads", "is_tensor"}
 )
-# ui packages not checked yet, an explicit list the lead empties: branch zoo owns posviz/ui/models and is
-# moving its math into posviz/encodings in parallel with this rule.
-UI_MATH_EXCLUDED = ("models",)
-UI_FILES = sorted(p for p in (ROOT / "posviz" / "ui").rglob("*.py") if p.parent.name not in UI_MATH_EXCLUDED)
+UI_FILES = sorted((ROOT / "posviz" / "ui").rglob("*.py"))
 
 
 def ui_tensor_math(source: str) -> list[str]:

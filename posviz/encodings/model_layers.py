@@ -11,7 +11,9 @@ positions ``[reach_start(...), i]`` only, because every mask is a contiguous ran
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
@@ -64,6 +66,20 @@ def attention_mask(attention: str, window: int | None, q_pos: torch.Tensor, k_po
     elif attention == "chunked":
         mask &= torch.div(j, window, rounding_mode="floor") == torch.div(i, window, rounding_mode="floor")
     return mask
+
+
+def kind_masks(kinds: Sequence[tuple[str, int | None, Any]], position: int, k_pos: torch.Tensor) -> torch.Tensor:
+    """What the token at ``position`` sees in each layer kind: ``attention_mask`` of one query, stacked.
+
+    Args:
+        kinds: (attention, window, ...) per layer kind (``mask_kinds``).
+        k_pos: (k_len,) int64 key positions.
+
+    Returns:
+        (kinds, k_len) bool.
+    """
+    q = torch.tensor([position])
+    return torch.stack([attention_mask(kind[0], kind[1], q, k_pos)[0] for kind in kinds])
 
 
 def window_start(layer: Layer, position: int) -> int:

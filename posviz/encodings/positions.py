@@ -23,6 +23,18 @@ def signed_distances(reach: int) -> torch.Tensor:
     return torch.arange(-reach, reach + 1)
 
 
+def mirrored(far: torch.Tensor) -> torch.Tensor:
+    """Distances ``0 = far[0] < far[1] < ...`` mirrored to both sides of 0, sorted.
+
+    Args:
+        far: (n,) int64 increasing, starting at 0 (``curve_positions``).
+
+    Returns:
+        (2n - 1,) int64: ``-far[n-1], ..., -far[1], 0, far[1], ..., far[n-1]``.
+    """
+    return torch.cat([-far.flip(0), far[1:]])
+
+
 def relative_positions(q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
     """Key minus query position, ``r = j - i``.
 

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from posviz.encodings.model_hf import KINDS
-from posviz.encodings.model_layers import REACHES_LIKE, Layer, attention_mask, reach_curve, reach_start
+from posviz.encodings.model_layers import REACHES_LIKE, Layer, attention_mask, kind_masks, reach_curve, reach_start
 from posviz.encodings.models import FAMILIES, model_positions, shipped_models
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "models"
@@ -328,3 +328,21 @@ def test_reach_facts():
     assert reach_curve(oss.layers, 5000)[:3] == [0, 127, 5000]  # a 128-token window, then a full layer
     scout = model_positions(SHIPPED["llama-4-scout"])
     assert reach_curve(scout.layers, 20_000)[:5] == [0, 20_000 % 8192, 20_000 % 8192, 20_000 % 8192, 20_000]
+
+
+def test_kind_masks_stack_one_query_row_per_kind() -> None:
+    kinds = [("full", None, "a"), ("sliding", 3, "b"), ("chunked", 4, "c")]
+    k = torch.arange(10)
+    got = kind_masks(kinds, 9, k)
+    assert got.shape == (3, 10)
+    for row, (attention, window, _) in zip(got, kinds, strict=True):
+        want = [
+            j <= 9
+            and (
+                attention == "full"
+                or (attention == "sliding" and 9 - j < window)
+                or (attention == "chunked" and j // window == 9 // window)
+            )
+            for j in range(10)
+        ]
+        assert row.tolist() == want

@@ -7,7 +7,13 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from posviz.encodings.positions import display_positions, display_stride, query_positions, relative_positions
+from posviz.encodings.positions import (
+    display_positions,
+    display_stride,
+    mirrored,
+    query_positions,
+    relative_positions,
+)
 
 
 def points_for_stride(length: int, stride: int) -> int:
@@ -171,3 +177,9 @@ def test_all_positions_and_signed_distances():
     assert all_positions(4).tolist() == [0, 1, 2, 3] and all_positions(4).dtype == torch.int64
     assert all_positions(0).numel() == 0
     assert signed_distances(2).tolist() == [-2, -1, 0, 1, 2]
+
+
+def test_mirrored_equals_a_loop_over_both_sides() -> None:
+    far = torch.tensor([0, 1, 2, 5, 40])
+    want = sorted({s * int(d) for d in far for s in (-1, 1)})
+    assert torch.equal(mirrored(far), torch.tensor(want))

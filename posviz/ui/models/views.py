@@ -16,10 +16,10 @@ import torch
 
 from posviz.encodings.alibi import alibi_slope_sources, alibi_slopes
 from posviz.encodings.model_hf import KINDS, NO_POSITION
-from posviz.encodings.model_layers import REACHES_LIKE, Layer, attention_mask, reach_curve
+from posviz.encodings.model_layers import REACHES_LIKE, Layer, kind_masks, reach_curve
 from posviz.encodings.model_rope import RopeSpec
 from posviz.encodings.models import CONFIG_DIR, ModelPositions, model_positions, read_config
-from posviz.encodings.positions import curve_positions, display_positions, window_positions
+from posviz.encodings.positions import curve_positions, display_positions, mirrored, window_positions
 from posviz.encodings.t5 import t5_bucket, t5_max_exact
 from posviz.ui.cache import cached_view
 from posviz.ui.models.settings import (
@@ -179,8 +179,7 @@ class MaskView:
 
 
 def _masks(kinds, position: int, k_pos: torch.Tensor) -> np.ndarray:
-    q = torch.tensor([position])
-    return torch.stack([attention_mask(a, w, q, k_pos)[0] for a, w, _ in kinds]).numpy()  # (kinds, k)
+    return kind_masks(kinds, position, k_pos).numpy()  # (kinds, k) bool
 
 
 @cached_view(max_entries=64)
@@ -240,7 +239,7 @@ def t5_view(slug: str, upload: bytes | None = None) -> BucketView | None:
     t = mp.t5
     span = T5_SPAN * t.max_distance
     far = curve_positions(span, dense=min(span, T5_DENSE), points=T5_DENSE)  # (n,) 0 .. span: every r near 0
-    r = torch.cat([-far.flip(0), far[1:]])  # (2n - 1,) sorted
+    r = mirrored(far)  # (2n - 1,) sorted
     bucket = t5_bucket(r, bidirectional=True, num_buckets=t.num_buckets, max_distance=t.max_distance)
     return BucketView(r.numpy(), bucket.numpy(), t5_max_exact(t.num_buckets, bidirectional=True))
 
