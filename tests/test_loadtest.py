@@ -1,7 +1,7 @@
 """The load test, short: 10 sessions x 2 control changes on /t5 against a server it starts itself.
 
 The full measurement (50 sessions x 5 changes, 1 vs N processes behind nginx) is
-``python -m tools.loadtest`` and ``python -m tools.scale_out``; numbers in the README.
+``python -m tools.loadtest`` and ``python -m tools.scale_out``; numbers in docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
