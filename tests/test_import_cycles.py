@@ -8,8 +8,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("posviz", "tools")
 
-# The forwarding ``__getattr__`` of encodings/rope.py (rope -> rope_scaling -> rope); the RoPE
-# scaling registry of issue 31 (branch urlmath) removes it. Tolerated, not required: delete it then.
 KNOWN: set[frozenset[str]] = set()  # circles tolerated on purpose: none
 
 
