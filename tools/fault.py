@@ -73,7 +73,7 @@ WATCH_JS = """() => {
 RECOVERED_JS = """([t, wait]) => { const w = window.__fault;
   return w.lost >= t && w.back > w.lost && (w.ran > w.back || Date.now() > w.back + wait); }"""
 RERUN_WAIT_MS = 3000
-LOST_MS = 10_000  # a killed or stopped process drops its websockets at once; nginx passes that on
+LOST_MS = 30_000  # a killed or stopped process drops its websockets at once; a busy browser notices late
 IDLE_JS = """() => {
   const a = document.querySelector('[data-testid="stApp"]');
   return !!a && a.getAttribute('data-test-connection-state') === 'CONNECTED'
@@ -215,6 +215,14 @@ async def check(s: Student, recover_s: float | None, click_s: float) -> Check:
     return Check(lost, not view["navigation"], dead, failed, recover_s, notes)
 
 
+async def note_views(students: list[Student]) -> None:
+    """Each student's view just before a fault: what the fault must not change (a late click may have)."""
+    for s in students:
+        with suppress(Exception):
+            await s.page.wait_for_function(IDLE_JS, timeout=LOAD_S * 1000)
+        s.search = await s.page.evaluate("location.search")
+
+
 async def check_all(students: list[Student], click_s: float, at_once: int, since: float | None) -> list[Check]:
     """Check every student, a few at a time; after a fault at ``since``, once each page has recovered."""
     gate = asyncio.Semaphore(at_once)
@@ -350,15 +358,18 @@ async def replicas(browser, args, workdir: Path, nginx: str) -> list[dict]:
         students = await _class(browser, url, args.students, args.at_once)
         report = []
 
+        await note_views(students)
         since = time.time()
         apps.kill(0)
         report.append(summary("kill", students, await check_all(students, args.click_s, args.at_once, since)))
 
+        await note_views(students)
         apps.start(0)
         if args.warm_restarts:  # a first visit through app.py before the class moves back here
             await _warm(browser, [f"http://127.0.0.1:{ports[0]}"])
         report.append(summary("return", students, await check_all(students, args.click_s, args.at_once, None)))
 
+        await note_views(students)
         since = time.time()
         apps.stop(1)  # SIGTERM: a restart; every student is on this process now
         restart = asyncio.get_running_loop().run_in_executor(None, apps.start, 1)
@@ -384,6 +395,7 @@ async def single(browser, args, workdir: Path) -> list[dict]:
         url = f"http://127.0.0.1:{apps.ports[0]}"
         await _warm(browser, [url])
         students = await _class(browser, url, args.students, args.at_once)
+        await note_views(students)
         since = time.time()
         apps.kill(0)
         restart = asyncio.get_running_loop().run_in_executor(None, apps.start, 0)
@@ -445,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="")
     args = parser.parse_args(argv)
     args.app_dir = args.app_dir.resolve()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers and nginx on the way out
     try:
         report = procs.run_async(run(args))
     except RuntimeError as exc:

@@ -9,6 +9,7 @@ from pathlib import Path
 import streamlit as st
 
 from posviz.ui.controls import ensure_app_entry, lecture_mode, show_notices
+from posviz.ui.sections import anchors
 
 
 def page_header(title: str, summary: str) -> None:
@@ -130,8 +131,9 @@ CSS_LEAD_S = 0.2
 def lecture_styles() -> None:
     """Figure placeholders; in lecture mode also larger text and the sidebar collapsed on a new visit.
 
-    (Figures enlarge themselves in lecture mode.)
+    (Figures enlarge themselves in lecture mode.) Also: links open at their #anchor (posviz.ui.sections).
     """
+    anchors()
     if not lecture_mode():
         st.session_state.pop(_CSS_SENT, None)
         st.html(_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS)
