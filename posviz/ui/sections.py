@@ -122,5 +122,8 @@ _ANCHOR_JS = """<script>
 
 
 def anchors() -> None:
-    """Links open at their #anchor and walk-throughs page by step (call once per run, app-wide)."""
-    st.html(_ANCHOR_JS, unsafe_allow_javascript=True)
+    """Links open at their #anchor and walk-throughs page by step (call once per run, app-wide).
+
+    In the sidebar: the main area holds no script element (the tests of hostile links check that).
+    """
+    st.sidebar.html(_ANCHOR_JS, unsafe_allow_javascript=True)
