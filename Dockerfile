@@ -15,15 +15,24 @@ COPY --chown=user requirements.txt .
 RUN pip install --no-deps --index-url https://download.pytorch.org/whl/cpu -c requirements.txt torch \
     && pip install -r requirements.txt
 
-COPY --chown=user app.py ./
+COPY --chown=user app.py serve.py ./
 COPY --chown=user pages ./pages
 COPY --chown=user posviz ./posviz
 COPY --chown=user decks ./decks
 COPY --chown=user .streamlit ./.streamlit
+
+# Streamlit serves its JavaScript uncompressed and leaves that to a proxy; this container has none.
+# Its static files are compressed once here (gzip -9 and zstd -19; posviz/static_gzip.py) and
+# serve.py answers with them: a first visit to /t5 transfers about 2.8 MB (zstd) or 3.3 MB (gzip)
+# instead of 10 MB, at no CPU cost per visit. zstd is only needed for this step.
+RUN apt-get update && apt-get install -y --no-install-recommends zstd \
+    && python -m posviz.static_gzip \
+    && apt-get purge -y zstd && rm -rf /var/lib/apt/lists/*
 
 USER user
 EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD python -c "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).read() != b'ok')"
 
-CMD ["python", "-m", "streamlit", "run", "app.py", "--server.port=8501", "--server.address=0.0.0.0"]
+# serve.py is app.py as st.App with the compressed static files (app.py alone runs the same app).
+CMD ["python", "-m", "streamlit", "run", "serve.py", "--server.port=8501", "--server.address=0.0.0.0"]

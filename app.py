@@ -7,6 +7,7 @@ from posviz.server import tune_process
 from posviz.ui.chrome import FAVICON, lecture_styles, page_config
 from posviz.ui.controls import control, finish_run, start_run
 from posviz.ui.deck import editor, present
+from posviz.ui.reconnect import rerun_on_reconnect
 
 tune_process()  # once per process: torch on one thread, the import-time heap out of garbage collection
 
@@ -24,6 +25,7 @@ start_run(page.url_path)
 deck = present.begin(page.url_path)  # a lecture deck's link: move to its slide before any widget is drawn
 with st.sidebar:
     control("lecture")
+    rerun_on_reconnect()  # a page that reconnects to a restarted server reruns at once
     editor.sidebar(page.url_path, page.title, deck)
 lecture_styles()
 try:

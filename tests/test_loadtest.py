@@ -91,9 +91,10 @@ def test_link_rewrite_and_percentile() -> None:
 
 def test_scale_out_renders_the_nginx_config_with_its_ports(tmp_path) -> None:
     site = scale_out.render_site([7001, 7002, 7003], 7999)
-    assert site.count("server 127.0.0.1:") == 3 and "127.0.0.1:7003 max_fails=3" in site
+    # new browsers, its own upstream, two backups
+    assert site.count("server 127.0.0.1:7003 ") == 4 and "127.0.0.1:7003 max_fails=3" in site
     assert "listen 127.0.0.1:7999;" in site and "listen 80" not in site and "[::]" not in site
-    assert "hash $posviz_node consistent" in site and "proxy_set_header Upgrade" in site
+    assert "7002    posviz_7002;" in site and "proxy_set_header Upgrade" in site
     # static files: compressed, kept by nginx, and cached by browsers; the websocket is not compressed
     assert "gzip on;" in site and "application/javascript" in site and "proxy_cache posviz_static;" in site
     static = site.split("location /static/ {")[1].split("}")[0]

@@ -40,16 +40,32 @@ def test_st_html_only_renders_static_css_and_escaped_code():
     calls = {p: c for p, c in calls.items() if c}
     code = """f'<pre class="posviz-code"><code>{html.escape(code)}</code></pre>'"""  # short_code: escaped text
     assert calls == {
-        "posviz/ui/chrome.py": [code, "_FIGURE_PLACEHOLDER_CSS", "_FIGURE_PLACEHOLDER_CSS + _LECTURE_CSS"],
+        "posviz/ui/chrome.py": [
+            code,
+            "_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS",
+            "_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS + _LECTURE_CSS",
+        ],
         "posviz/ui/deck/present.py": ['_AUDIENCE_CSS if run.view == "audience" else _DECK_CSS'],
     }
     for path, names in (
-        ("posviz/ui/chrome.py", ("_FIGURE_PLACEHOLDER_CSS", "_LECTURE_CSS")),
+        ("posviz/ui/chrome.py", ("_FIGURE_PLACEHOLDER_CSS", "_CONTRAST_CSS", "_LECTURE_CSS")),
         ("posviz/ui/deck/present.py", ("_DECK_CSS", "_AUDIENCE_CSS")),
     ):
         text = (ROOT / path).read_text()
         for name in names:
             assert re.search(rf'^{name} = """<style>', text, flags=re.M), name  # a literal, no formatting
+
+
+def test_the_only_script_is_the_static_anchor_script():
+    scripts = {
+        p.relative_to(ROOT).as_posix(): re.findall(r"\.html\((.*unsafe_allow_javascript.*)\)", p.read_text())
+        for p in SOURCES
+    }
+    assert {p: c for p, c in scripts.items() if c} == {
+        "posviz/ui/sections.py": ["_ANCHOR_JS, unsafe_allow_javascript=True"]
+    }
+    text = (ROOT / "posviz/ui/sections.py").read_text()
+    assert re.search(r'^_ANCHOR_JS = """<script>', text, flags=re.M)  # a literal: no user text, no formatting
 
 
 def test_nothing_unpickles():

@@ -11,14 +11,14 @@ import re
 import shutil
 import signal
 import subprocess
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
-from tools import procs
+from tools import fault_nginx, procs
 from tools.procs import REPO
 
 SITE = REPO / "deploy" / "nginx.conf"
-LOG_FORMAT = "'$upstream_addr $posviz_node $request_method $uri $status'"
+LOG_FORMAT = "'$upstream_addr $cookie_posviz_node $request_method $uri $status'"
 
 
 def find_nginx(explicit: str = "") -> str | None:
@@ -28,27 +28,16 @@ def find_nginx(explicit: str = "") -> str | None:
 
 
 def render_site(ports: list[int], listen_port: int) -> str:
-    """``deploy/nginx.conf`` with its upstream servers replaced by ``ports`` and a loopback listen."""
-    site = SITE.read_text()
-    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+[^\n]*\n", site, flags=re.M)
-    if not servers:
-        raise RuntimeError(f"no `server 127.0.0.1:PORT` lines in the upstream of {SITE}")
-    options = servers[0].split(";")[0].split(maxsplit=2)[2:]  # what follows the address, e.g. max_fails
-    new = "".join(f"    server 127.0.0.1:{p} {' '.join(options)};\n".replace(" ;", ";") for p in ports)
-    if "".join(servers) not in site:  # the lines must be consecutive to be replaced as one block
-        raise RuntimeError(f"the upstream servers of {SITE} are not on consecutive lines")
-    site = site.replace("".join(servers), new, 1)
-    site = re.sub(r"^\s*listen \[::\]:80;\n", "", site, flags=re.M)
-    site, count = re.subn(r"^(\s*)listen 80;", rf"\1listen 127.0.0.1:{listen_port};", site, flags=re.M)
-    if count != 1:
-        raise RuntimeError(f"expected one `listen 80;` in {SITE}")
-    return site
+    """``deploy/nginx.conf`` with its app processes on ``ports`` and a loopback listen (``tools.fault_nginx``)."""
+    return fault_nginx.render_site(ports, listen_port)
 
 
-def write_config(workdir: Path, ports: list[int], listen_port: int) -> Path:
-    """A whole nginx configuration in ``workdir`` around the rendered site; its caches and logs there too."""
+def write_config(workdir: Path, ports: list[int], listen_port: int, site: str | None = None) -> Path:
+    """A whole nginx configuration in ``workdir`` around the rendered site (or ``site``); its caches and logs there."""
     site, count = re.subn(
-        r"proxy_cache_path \S+", f"proxy_cache_path {workdir}/static-cache", render_site(ports, listen_port)
+        r"proxy_cache_path \S+",
+        f"proxy_cache_path {workdir}/static-cache",
+        render_site(ports, listen_port) if site is None else site,
     )
     if count != 1:
         raise RuntimeError(f"expected one proxy_cache_path in {SITE}")
@@ -75,24 +64,32 @@ http {{
 
 
 def upstream_report(log: Path) -> dict:
-    """Sessions per process and stickiness, from nginx's log of upstream addresses."""
+    """Sessions per process and stickiness, from nginx's log of upstream addresses.
+
+    The ``posviz_node`` cookie names the process a browser was sent to last (its port; ``-``
+    on a browser's first request). ``requests_off_their_process``: requests that carried it and
+    were not first offered to that process; ``media_not_found``: media and downloads that
+    answered 404 (a session's files asked of a process that does not hold it).
+    """
     sessions: Counter[str] = Counter()
-    processes_per_browser: dict[str, set[str]] = defaultdict(set)
-    cookies_seen = 0
+    strayed = requests = not_found = 0
     for line in log.read_text().splitlines():
-        parts = line.split()
+        parts = line.replace(", ", ",").replace(" : ", ",").split()
         if len(parts) < 5:
             continue
-        upstream, node, _method, uri, _status = parts[:5]
+        upstream, node, _method, uri, status = parts[:5]
         if uri == "/_stcore/stream":
-            sessions[upstream] += 1
-        processes_per_browser[node].add(upstream)
-        cookies_seen += 1
+            sessions[upstream.split(",")[-1]] += 1
+        first = upstream.split(",")[0]
+        if node.isdigit() and first.startswith("127.0.0.1:"):
+            strayed += not first.endswith(f":{node}")
+        not_found += uri.startswith("/media/") and status == "404"
+        requests += 1
     return {
         "sessions_per_process": dict(sorted(sessions.items())),
-        "browsers": len(processes_per_browser),
-        "browsers_on_more_than_one_process": sum(len(v) > 1 for v in processes_per_browser.values()),
-        "requests": cookies_seen,
+        "requests_off_their_process": strayed,
+        "media_not_found": not_found,
+        "requests": requests,
     }
 
 

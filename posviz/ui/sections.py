@@ -78,3 +78,52 @@ def every_on_demand() -> list[OnDemand]:
 def every_section_open() -> dict[str, str]:
     """Query parameters that open every on-demand section of any page (the benchmark, the tests)."""
     return {part.key: "true" for part in every_on_demand()}
+
+
+# Static script (no user text). Two things a room needs that Streamlit leaves out:
+# - A link with #anchor (every section heading has one: Streamlit derives it from the heading's text,
+#   e.g. /t5#2-the-bucket-pipeline-step-by-step) opens there. Streamlit scrolls to the heading once,
+#   when it is drawn; the figures above it are drawn later and push it down. This keeps the heading
+#   at the top while the page lays itself out, until the reader scrolls or clicks, or for 20 s.
+# - A walk-through pages by step: after Previous or Next, the walk-through's buttons are at the top
+#   of the screen, so its figure fills a 720 px projector whatever was read before.
+_ANCHOR_JS = """<script>
+(() => {
+  if (window.__posvizAnchors) return;
+  window.__posvizAnchors = true;
+  let holdUntil = 0;
+  // Streamlit rewrites the address (the link's corrected values) and drops its #anchor before this runs:
+  // the address the page was opened with is kept in its navigation entry.
+  const opened = new URL(performance.getEntriesByType('navigation')[0]?.name || location.href);
+  let wanted = location.hash.slice(1) || (opened.pathname === location.pathname ? opened.hash.slice(1) : '');
+  const target = () => wanted && document.getElementById(decodeURIComponent(wanted));
+  const place = () => {
+    const el = target();
+    if (el && Date.now() < holdUntil) el.scrollIntoView({block: 'start'});
+  };
+  const hold = () => { if (wanted) { holdUntil = Date.now() + 20000; place(); } };
+  new ResizeObserver(place).observe(document.body);
+  new MutationObserver(place).observe(document.body, {childList: true, subtree: true});
+  for (const kind of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
+    window.addEventListener(kind, () => { holdUntil = 0; }, {capture: true, passive: true});
+  }
+  window.addEventListener('hashchange', () => { wanted = location.hash.slice(1); hold(); });
+  hold();
+  document.addEventListener('click', event => {
+    const button = event.target.closest('[class*="st-key-step_prev"] button, [class*="st-key-step_next"] button');
+    const row = button && button.closest('[data-testid="stHorizontalBlock"]');
+    if (!row) return;
+    const header = document.querySelector('[data-testid="stHeader"]');
+    row.style.scrollMarginTop = `${(header ? header.getBoundingClientRect().bottom : 0) + 8}px`;  // below the header
+    setTimeout(() => row.scrollIntoView({block: 'start'}), 0);
+  }, true);
+})();
+</script>"""
+
+
+def anchors() -> None:
+    """Links open at their #anchor and walk-throughs page by step (call once per run, app-wide).
+
+    In the sidebar: the main area holds no script element (the tests of hostile links check that).
+    """
+    st.sidebar.html(_ANCHOR_JS, unsafe_allow_javascript=True)

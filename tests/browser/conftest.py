@@ -83,8 +83,10 @@ class Server:
 
 
 @contextlib.contextmanager
-def streamlit_server(name: str = "streamlit") -> Iterator[Server]:
-    """Start ``streamlit run app.py`` on a free port, wait for health, stop it at the end."""
+def streamlit_server(
+    name: str = "streamlit", script: str = "app.py", env: dict[str, str] | None = None
+) -> Iterator[Server]:
+    """Start ``streamlit run <script>`` (app.py; serve.py is the container's) on a free port, wait for health."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     stderr_log = ARTIFACTS / f"{name}.stderr.log"
@@ -94,7 +96,7 @@ def streamlit_server(name: str = "streamlit") -> Iterator[Server]:
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        script,
         "--server.port",
         str(port),
         "--server.address",
@@ -104,7 +106,7 @@ def streamlit_server(name: str = "streamlit") -> Iterator[Server]:
         "--browser.gatherUsageStats",
         "false",
     ]
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
     with open(stderr_log, "wb") as err, open(stdout_log, "wb") as out:
         process = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}"
@@ -125,7 +127,7 @@ def streamlit_server(name: str = "streamlit") -> Iterator[Server]:
                     f"stderr ({stderr_log}):\n{_tail(stderr_log)}",
                     pytrace=False,
                 )
-            time.sleep(0.25)
+            time.sleep(0.25)  # the interval between health polls, not a wait for something
         yield Server(url=url, port=port, process=process, stderr_log=stderr_log, stdout_log=stdout_log)
     finally:
         if process.poll() is None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 
+from waits import wait_steady
+
 TOLERANCE_PX = 1.0  # sub-pixel rounding
 FONT_TOLERANCE_PX = 0.25
 
@@ -187,11 +189,11 @@ def scroll_through(page) -> None:
             " const end = m.scrollTop + m.clientHeight >= m.scrollHeight - 2;"
             " m.scrollTop += m.clientHeight; return end; }"
         )
-        page.wait_for_timeout(250)
+        wait_steady(page)  # what this screen showed has drawn
         if at_end:
             break
     page.evaluate("() => { document.querySelector('[data-testid=\"stMain\"]').scrollTop = 0; }")
-    page.wait_for_timeout(1000)
+    wait_steady(page)
 
 
 def main(argv: list[str]) -> None:  # pragma: no cover - a tool for people

@@ -11,6 +11,7 @@ import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from waits import wait_steady
 
 from posviz.ui.sections import every_on_demand
 
@@ -65,24 +66,32 @@ _FINGERPRINT_JS = """els => els.map(e => {
 # ---------------------------------------------------------------- helpers
 
 
+# Idle, and idle without a break for ``ms`` (the page's clock; a run in between starts it again).
+_SETTLED_JS = (
+    """([ms, key]) => {
+  const idle = ("""
+    + _IDLE_JS
+    + """)();
+  if (!idle) { window[key] = null; return false; }
+  window[key] = window[key] || performance.now();
+  return performance.now() - window[key] >= ms;
+}"""
+)
+_settles = 0
+
+
 def wait_idle(page, timeout_ms: int = RENDER_TIMEOUT_MS, settle_s: float = 1.0) -> None:
     """Wait for the app to be connected and not running for ``settle_s`` in a row.
 
     The settle period covers the one corrective rerun ``posviz.ui.controls`` may
     trigger between two runs.
     """
+    global _settles
+    _settles += 1
     page.wait_for_selector(APP, timeout=timeout_ms)
-    deadline = time.monotonic() + timeout_ms / 1000
-    while True:
-        remaining_ms = max(1, int((deadline - time.monotonic()) * 1000))
-        page.wait_for_function(_IDLE_JS, timeout=remaining_ms)
-        quiet_until = time.monotonic() + settle_s
-        while time.monotonic() < quiet_until and page.evaluate(_IDLE_JS):
-            page.wait_for_timeout(150)
-        if page.evaluate(_IDLE_JS):
-            return
-        if time.monotonic() > deadline:
-            raise AssertionError("the app did not settle (script still running)")
+    page.wait_for_function(
+        _SETTLED_JS, arg=[settle_s * 1000, f"__posvizIdleSince{_settles}"], polling=100, timeout=timeout_ms
+    )
 
 
 def wait_charts(page, minimum: int = MIN_CHARTS, timeout_ms: int = RENDER_TIMEOUT_MS) -> int:
@@ -106,7 +115,7 @@ def wait_charts(page, minimum: int = MIN_CHARTS, timeout_ms: int = RENDER_TIMEOU
             "() => { const m = document.querySelector('[data-testid=\"stMain\"]') || document.scrollingElement;"
             " m.scrollTop = m.scrollTop + m.clientHeight >= m.scrollHeight ? 0 : m.scrollTop + m.clientHeight; }"
         )
-        page.wait_for_timeout(300)
+        wait_steady(page)  # what this screen holds has drawn
 
 
 def chart_fingerprints(page) -> list[dict]:
@@ -143,7 +152,7 @@ def full_page_screenshot(page, path) -> None:
     original = page.viewport_size
     page.set_viewport_size({"width": original["width"], "height": min(max(height, original["height"]), 16_000)})
     try:
-        page.wait_for_timeout(800)  # let Plotly and the data grids re-lay out
+        wait_steady(page)  # Plotly and the data grids lay themselves out again
         page.screenshot(path=str(path), full_page=True)
     finally:
         page.set_viewport_size(original)

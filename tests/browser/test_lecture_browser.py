@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 import pytest
 from lecture_probe import PROBE_JS, problems, scroll_through
 from test_app_browser import every_section_open
+from waits import wait_steady
 
 from posviz.schemes import PAGES as APP_PAGES
 
@@ -83,7 +84,7 @@ def _save_small(page, path: Path) -> None:
     size = page.viewport_size
     page.set_viewport_size({"width": size["width"], "height": min(max(height, size["height"]), 16_000)})
     try:
-        page.wait_for_timeout(1500)  # Plotly and the tables lay themselves out again
+        wait_steady(page)  # Plotly and the tables lay themselves out again
         path.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(path), full_page=True)
     finally:
@@ -114,7 +115,7 @@ def visit(app_url, browser, screenshots):
             scroll_through(page)  # charts below the fold draw when scrolled to
             drawn = _charts_drawn(page, charts)
             _idle(page)
-            page.wait_for_timeout(500)
+            wait_steady(page)  # every box in its final place before it is measured
             measures = page.evaluate(PROBE_JS)
             if lecture and size == SIZES[0]:
                 name = f"{path or 'home'}.png"

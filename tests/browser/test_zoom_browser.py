@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from test_app_browser import RENDER_TIMEOUT_MS, query, wait_idle
 from test_app_browser import open_page as open_url
+from waits import wait_steady
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +27,7 @@ def test_a_box_drawn_on_the_bucket_heatmap_becomes_the_window(app_url, page, pag
     open_url(page, f"{app_url}/t5?q_len=1000&k_len=1000", charts=CHARTS)
     chart = page.locator(BUCKETS)
     chart.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    wait_steady(page)  # the chart's place on screen, which the pixels below depend on
     corners = [(300.3, 500.2), (359.6, 549.6)]  # keys 301 .. 359, queries 501 .. 549
     found = page.evaluate(_PIXELS_JS, [BUCKETS, corners])
     if found["dragmode"] != "select":  # pick the box select tool in the chart's toolbar
