@@ -167,6 +167,7 @@ def heatmap(
     mask_label: str | None = None,
     log_scale: bool = False,
     pooled: bool = False,
+    height: int | None = None,
 ) -> go.Figure:
     """A ``(q, k)`` matrix as a heatmap on its true positions.
 
@@ -181,6 +182,7 @@ def heatmap(
         log_scale: colour by ``log10 |z|`` over the top 4 decades (one-signed data,
             e.g. attention weights); hover and colour bar keep the true values.
         pooled: each cell holds the mean over the block of positions it starts (the caption says so).
+        height: the plot's height in px, when not the look's (a walk-through's step in lecture mode).
     """
     z = as_array(z).astype(np.float32) if mask is not None or log_scale else z
     masked = False
@@ -210,7 +212,7 @@ def heatmap(
         add_masks(data, layout, [(1, mask)], q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos), pooled=pooled)
     spec = dict(data=data, layout=layout)
-    return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)
+    return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture, height=height)
 
 
 def heatmap_grid(

@@ -34,6 +34,9 @@ LEGEND_SYMBOL = 40  # px a legend entry spends beside its text
 SUBTITLE_COLOR = "#444"
 BAR_THICKNESS = 14  # px, horizontal colour bars
 BASE_BOTTOM = 60  # px under the plot that a chart's height already counts on
+# A walk-through's step figure in lecture mode: with its Previous / Next row paged to the top of a
+# 1280 x 720 projector (posviz.ui.sections), the figure, titles included, fits below it (~215 px down).
+WALK_LECTURE_HEIGHT = 400
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from posviz.figures.common import (
     number,
     subtitle_lines,
 )
-from posviz.figures.layout import TITLE_PAD, title_font, wrap
+from posviz.figures.layout import TITLE_PAD, WALK_LECTURE_HEIGHT, title_font, wrap
 
 MAX_TEXT = 16  # write the values into the cells up to L = 16
 MAX_HOVER = 64  # per-cell provenance in the hover up to L = 64 (it triples the chart's bytes)
@@ -210,7 +210,8 @@ def skew_step_figure(walk: Walk, step: int, *, lecture: bool = False) -> go.Figu
         if walk.text
         else f"values are written in the cells up to L = {MAX_TEXT}; hover for the rest",
     )
-    return finish(fig, title=step_titles(walk.variant)[step - 1], subtitle=sub, lecture=lecture)
+    height = WALK_LECTURE_HEIGHT if lecture else None  # fits a projector below the step buttons
+    return finish(fig, title=step_titles(walk.variant)[step - 1], subtitle=sub, lecture=lecture, height=height)
 
 
 def skew_animation_figure(walk: Walk, *, lecture: bool = False) -> go.Figure:

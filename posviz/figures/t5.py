@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from posviz.encodings.t5 import T5BucketSteps, t5_half
 from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, sample_note, subtitle_lines
+from posviz.figures.layout import WALK_LECTURE_HEIGHT
 from posviz.figures.marks import Mark, add_marks
 
 # The walk-through, in the order the seed notebooks take it: (key, title).
@@ -51,7 +52,8 @@ def pipeline_figure(
     """One step (1-based) of the bucket pipeline as a heatmap of the shown cells."""
     key, title = PIPELINE_STEPS[step - 1]
     half = t5_half(num_buckets, bidirectional=bidirectional)
-    common = dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture, title=title)
+    height = WALK_LECTURE_HEIGHT if lecture else None  # fits a projector below the step buttons
+    common = dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture, title=title, height=height)
     values = pipeline_matrix(steps, step)
     if key == "n":
         sub = (

@@ -160,3 +160,10 @@ def test_every_animation_step_labels_its_own_columns(variant):
             assert labels == [str(c) for c in range(cols)], (n + 1, labels)
         step = skew_step_figure(walk, n + 1).layout.xaxis.to_plotly_json()
         assert _labels(step, cols) == labels  # the step-by-step figure says the same
+
+
+@pytest.mark.parametrize("step", range(1, 5))
+def test_a_lecture_step_fits_a_projector_below_its_buttons(step):
+    _, _, steps, sources, _ = setup("masked")
+    walk = skew_walk(steps, sources, variant="masked", seq_len=L)
+    assert skew_step_figure(walk, step, lecture=True).layout.height <= 505  # ~505 px below the paged buttons

@@ -277,3 +277,13 @@ def test_minus_inf_cells_are_marked_at_128_tokens(key):
     np.testing.assert_array_equal(marks.y, rows)
     assert marks.showlegend and marks.marker.line.width >= 2 and marks.marker.size >= 7
     assert np.isnan(np.asarray(_trace(fig).z)[zero]).all()
+
+
+@pytest.mark.parametrize("step", range(1, len(PIPELINE_STEPS) + 1))
+def test_a_lecture_walk_through_step_fits_a_projector_below_its_buttons(step):
+    # Previous / Next paged to the top of a 1280 x 720 screen leaves ~505 px below them (posviz.ui.sections).
+    steps = _steps(True)
+    shown = pipeline_figure(
+        steps, step, q_pos=POS, k_pos=POS, q_len=L, k_len=L, bidirectional=True, num_buckets=NUM_BUCKETS, lecture=True
+    )
+    assert shown.layout.height <= 505
