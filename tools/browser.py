@@ -43,7 +43,17 @@ from tools.procs import Variant, cpu_seconds, load_average, parse_variant, run_a
 from tools.rerun import list_pages
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
+# Chromium as root on a machine whose network is closed: no sandbox, no background fetches.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 VIEWPORT = {"width": 1400, "height": 1000}
 STABLE_MS = 1000
 PAGE_TIMEOUT_S = 120.0

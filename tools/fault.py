@@ -39,17 +39,8 @@ from pathlib import Path
 
 from tools import fault_nginx, procs, scale_out
 from tools import nginx as nginx_config
+from tools.browser import CHROMIUM, CHROMIUM_ARGS
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-]
 VIEWPORT = {"width": 1280, "height": 720}
 # (page, query): every student sits on a walk-through with Previous / Next (a fragment) and downloads.
 CLASS = [("t5", "num_buckets=24&step=2"), ("skew", "seq_len=10&step=2")]
@@ -308,18 +299,7 @@ def start_nginx(nginx: str, workdir: Path, ports: list[int], app_dir: Path) -> t
     else:
         site = _legacy_site(site, ports, listen)
     conf = nginx_config.write_config(workdir, ports, listen, site=site)
-    check = subprocess.run([nginx, "-t", "-q", "-c", str(conf), "-p", str(workdir)], capture_output=True, text=True)
-    if check.returncode != 0:
-        raise RuntimeError(f"nginx refused the rendered configuration:\n{check.stderr}")
-    proxy = subprocess.Popen(
-        [nginx, "-c", str(conf), "-p", str(workdir), "-g", "daemon off;"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{listen}"
-    procs.wait_healthy(url, 30, proxy)
-    return proxy, url
+    return nginx_config.start_proxy(nginx, workdir, conf, listen)
 
 
 async def _class(browser, base: str, count: int, at_once: int) -> list[Student]:

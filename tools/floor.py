@@ -20,19 +20,11 @@ import contextlib
 import statistics
 from typing import Any
 
-from tools.browser import CHROMIUM, POLLER, VIEWPORT, visit
+from tools.browser import CHROMIUM, CHROMIUM_ARGS, POLLER, VIEWPORT, visit
 from tools.procs import REPO, Variant, load_average, own_server
 from tools.rerun import list_pages
 
 FLOOR_APP = str(REPO / "tools" / "floor_app.py")
-FLOOR_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 async def _first_visit(browser: Any, url: str, pids: list[int]) -> dict[str, Any]:
@@ -53,7 +45,7 @@ async def measure(servers: dict[str, tuple[str, list[int]]], pages: list[str] | 
 
     runs: dict[str, dict[str, dict[str, Any]]] = {}
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=FLOOR_ARGS, headless=True)
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             for label, (url, pids) in servers.items():  # warm-up: imports, caches, and each page's chart count
                 chosen = pages or [p for p in await list_pages(url) if p and p != "floor"]

@@ -93,6 +93,22 @@ def upstream_report(log: Path) -> dict:
     }
 
 
+def start_proxy(nginx: str, workdir: Path, conf: Path, listen: int) -> tuple[subprocess.Popen, str]:
+    """nginx on configuration ``conf`` (checked first with ``nginx -t``), healthy on ``listen``; (process, url)."""
+    check = subprocess.run([nginx, "-t", "-q", "-c", str(conf), "-p", str(workdir)], capture_output=True, text=True)
+    if check.returncode != 0:
+        raise RuntimeError(f"nginx refused the rendered configuration:\n{check.stderr}")
+    proxy = subprocess.Popen(
+        [nginx, "-c", str(conf), "-p", str(workdir), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=open(workdir / "nginx.stderr", "wb"),  # noqa: SIM115 - closed with the process
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{listen}"
+    procs.wait_healthy(url, 30, proxy)
+    return proxy, url
+
+
 @contextlib.contextmanager
 def cluster(processes: int, nginx: str, workdir: Path, variant: procs.Variant | None = None):
     """``processes`` app servers (``variant``'s configuration) and nginx in front; yields (url, app pids, app urls)."""
@@ -107,18 +123,7 @@ def cluster(processes: int, nginx: str, workdir: Path, variant: procs.Variant | 
         for port, app in zip(ports, apps, strict=True):
             procs.wait_healthy(f"http://127.0.0.1:{port}", 180, app)
         listen = procs.free_port()
-        conf = write_config(workdir, ports, listen)
-        check = subprocess.run([nginx, "-t", "-q", "-c", str(conf), "-p", str(workdir)], capture_output=True, text=True)
-        if check.returncode != 0:
-            raise RuntimeError(f"nginx refused the rendered configuration:\n{check.stderr}")
-        proxy = subprocess.Popen(
-            [nginx, "-c", str(conf), "-p", str(workdir), "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL,
-            stderr=open(workdir / "nginx.stderr", "wb"),  # noqa: SIM115 - closed with the process
-            start_new_session=True,
-        )
-        url = f"http://127.0.0.1:{listen}"
-        procs.wait_healthy(url, 30, proxy)
+        proxy, url = start_proxy(nginx, workdir, write_config(workdir, ports, listen), listen)
         yield url, [a.pid for a in apps], [f"http://127.0.0.1:{p}" for p in ports]
     finally:
         if proxy is not None and proxy.poll() is None:
