@@ -306,7 +306,7 @@ def test_t5_slider_updates_url_and_charts(app_url, page, page_events, screenshot
 
 
 def test_t5_bad_link_values_give_notices(app_url, page, page_events, screenshots):
-    open_page(page, f"{app_url}/t5?num_buckets=-3&q_len=abc&seed=%3Cscript%3E", charts=MIN_CHARTS)
+    open_page(page, f"{app_url}/t5?num_buckets=x3&q_len=abc&seed=%3Cscript%3E", charts=MIN_CHARTS)
     alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
     for key in ("num_buckets", "q_len", "seed"):
         assert any(key in a for a in alerts), f"no notice mentions {key}: {alerts}"
@@ -459,7 +459,7 @@ def test_skew_every_variant_and_bad_links(app_url, page, page_events, screenshot
         assert chart_fingerprints(page)[0]["title"].startswith("Step 6")
         assert_healthy(page, page_events)
         full_page_screenshot(page, screenshots / f"skew_{variant}_step_6.png")
-    open_page(page, f"{app_url}/skew?seq_len=9999&variant=%3Cimg%20src=x%3E&step=2.5", charts=SKEW_CHARTS)
+    open_page(page, f"{app_url}/skew?seq_len=-5&variant=%3Cimg%20src=x%3E&step=2.5", charts=SKEW_CHARTS)
     alerts = [" ".join(t.split()) for t in page.locator(ALERT).all_inner_texts()]
     for key in ("seq_len", "variant", "step"):
         assert any(f"{key}=" in a for a in alerts), f"no notice mentions {key}: {alerts}"
