@@ -21,19 +21,12 @@ from pathlib import Path
 
 import pytest
 
+from tools.browser import CHROMIUM_ARGS  # one launch list for the tools and the tests
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
 CHROMIUM = Path(os.environ.get("POSVIZ_CHROMIUM", "/usr/bin/chromium"))  # override only to test the policy
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 HEALTH_TIMEOUT_S = 60.0  # the torch import makes the first start slow
 VIEWPORT = {"width": 1400, "height": 1000}
 WARMUP_TIMEOUT_MS = 90_000
@@ -127,7 +120,8 @@ def streamlit_server(
                     f"stderr ({stderr_log}):\n{_tail(stderr_log)}",
                     pytrace=False,
                 )
-            time.sleep(0.25)  # the interval between health polls, not a wait for something
+            with contextlib.suppress(subprocess.TimeoutExpired):  # until the next poll, or until it exits
+                process.wait(timeout=0.25)
         yield Server(url=url, port=port, process=process, stderr_log=stderr_log, stdout_log=stdout_log)
     finally:
         if process.poll() is None:
