@@ -238,7 +238,10 @@ def test_lecture_mode(t5_default):
     assert plain.keys() == big.keys()
     for key in plain:
         assert big[key]["font"]["size"] > plain[key]["font"]["size"], key
-        assert big[key]["height"] > plain[key]["height"], key
+        if key.startswith("fig_t5_step_"):  # the walk-through's step fits a 720 px projector below its buttons
+            assert big[key]["height"] <= 505, key
+        else:
+            assert big[key]["height"] > plain[key]["height"], key
 
 
 def test_step_through_every_step():
