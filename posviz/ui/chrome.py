@@ -123,9 +123,12 @@ _CONTRAST_CSS = """<style>
 
 _CSS_SENT = "_posviz_lecture_css_sent"
 # Tables read the root font size once, when they are first drawn: the style must be
-# in the page before them. The browser applies elements that arrive within about
-# 10 ms together, so the first lecture run of a session waits this long after it.
-CSS_LEAD_S = 0.2
+# in the page before them. The browser applies elements that arrive close together in
+# one batch, so the first lecture run of a session waits this long after the style.
+# 0.2 s left a /t5 table at 14 px in 2 of 3 first visits at 1024 x 768 on a quiet
+# 2-core machine; 0.6 s in 0 of 3 (tests/browser/test_lecture_browser.py). A fixed lead
+# is still a race on a very busy browser: a client signal would end it.
+CSS_LEAD_S = 0.6
 
 
 def lecture_styles() -> None:
