@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from posviz.ui.params import PARAMS, Param, clean_text, parse, quote_raw
+from posviz.ui.params import PARAMS, Param, clean_text, link_text, parse, quote_raw
 from posviz.ui.streamlit_private import ensure_app_entry
 
 _PENDING = "_posviz_pending"  # key -> value to apply before the widget on the next run
@@ -159,17 +159,6 @@ def _write_link(p: Param, value: Any) -> bool:
     except StreamlitAPIException:
         return False
     return True
-
-
-def link_text(p: Param, value: Any) -> str:
-    """``value`` as Streamlit writes it in the address bar."""
-    if p.kind == "bool":
-        return "true" if value else "false"
-    if p.kind == "int":
-        return str(int(value))
-    if p.kind == "float":
-        return f"{value:.10g}"
-    return str(value)
 
 
 def start_run(page: str | None = None) -> None:

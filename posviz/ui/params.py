@@ -343,3 +343,14 @@ def parse(
     if notes:
         return value, f"{shown} in the link is {' and '.join(notes)}; using {format_value(param, value)}."
     return value, None
+
+
+def link_text(p: Param, value: Any) -> str:
+    """A widget's value as Streamlit writes it in the address bar (what ``parse`` reads back to the same value)."""
+    if p.kind == "bool":
+        return "true" if value else "false"
+    if p.kind == "int":
+        return str(int(value))
+    if p.kind == "float":
+        return f"{float(value):.10g}"
+    return str(value)

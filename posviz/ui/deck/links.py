@@ -16,7 +16,7 @@ from typing import Any
 
 from posviz.schemes import PAGES
 from posviz.ui.deck.model import Step
-from posviz.ui.params import PARAMS, Param, parse, quote_raw
+from posviz.ui.params import PARAMS, Param, link_text, parse, quote_raw
 from posviz.ui.sections import OnDemand
 from posviz.ui.settings import params_of
 
@@ -122,17 +122,6 @@ def widget_value(p: Param, value: Any) -> Any:
     if p.kind == "float" or p.widget == "number":
         return float(value)
     return int(value)
-
-
-def link_text(p: Param, value: Any) -> str:
-    """A widget's value as link text (what ``parse`` reads back to the same value)."""
-    if p.kind == "bool":
-        return "true" if value else "false"
-    if p.kind == "int":
-        return str(int(value))
-    if p.kind == "float":
-        return f"{float(value):.10g}"
-    return str(value)
 
 
 def view_params(page: str, state: Any, link: dict[str, str]) -> dict[str, str]:
