@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import streamlit
@@ -36,7 +37,10 @@ def _get(app, path: str, encoding: bytes = b"gzip, deflate") -> tuple[dict, byte
         return {"type": "http.request"}
 
     scope = {"type": "http", "method": "GET", "path": path, "headers": [(b"accept-encoding", encoding)]}
-    asyncio.run(app(scope, receive, send))
+    # A thread of its own: earlier tests in the same process (Playwright's sync API) may leave this
+    # thread's event loop marked running, and asyncio.run refuses to start inside a running loop.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result(timeout=30)
     start = messages[0]
     return {k.decode(): v.decode() for k, v in start["headers"]}, b"".join(m.get("body", b"") for m in messages[1:])
 
