@@ -6,22 +6,14 @@ The full measurement (50 sessions x 5 changes, 1 vs N processes behind nginx) is
 
 from __future__ import annotations
 
-import asyncio
 import random
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from tools import loadtest, scale_out
 from tools.loadtest import Widget, changed_value, percentile, with_param
-
-
-def run_async(coro):
-    """``asyncio.run`` in a thread of its own: the browser tests' Playwright keeps an event
-    loop running in the main thread for the whole session."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
+from tools.procs import run_async
 
 
 @pytest.fixture(scope="module")

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import streamlit
 
 from posviz import static_gzip
 from posviz.static_gzip import BASE_URL_SCRIPT, StaticGzip, precompress
+from tools.procs import run_async
 
 PAGE = b"<!DOCTYPE html><html><head><title>Streamlit</title><script type=module src=./static/js/index.js></script>"
 
@@ -37,10 +36,7 @@ def _get(app, path: str, encoding: bytes = b"gzip, deflate") -> tuple[dict, byte
         return {"type": "http.request"}
 
     scope = {"type": "http", "method": "GET", "path": path, "headers": [(b"accept-encoding", encoding)]}
-    # A thread of its own: earlier tests in the same process (Playwright's sync API) may leave this
-    # thread's event loop marked running, and asyncio.run refuses to start inside a running loop.
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, app(scope, receive, send)).result(timeout=30)
+    run_async(app(scope, receive, send))  # also after the browser tests, whose Playwright keeps a loop running
     start = messages[0]
     return {k.decode(): v.decode() for k, v in start["headers"]}, b"".join(m.get("body", b"") for m in messages[1:])
 
