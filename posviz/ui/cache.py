@@ -60,12 +60,18 @@ def numpy_fields(obj: D) -> D:
 class Chart:
     """A figure and its CSV: what one cached figure function returns.
 
-    ``csv`` builds the CSV text from the arrays it closes over, when the download is
-    clicked (the arrays stay with the cached figure; no second cached view needed).
+    ``csv`` builds the CSV text from the arrays it closes over (the arrays stay with the
+    cached figure; no second cached view needed). A cached figure function builds it at most
+    once per view: :func:`cached_figure` makes it remember its text.
     """
 
     figure: go.Figure
     csv: Callable[[], str] | None = None
+
+
+def _once(csv: Callable[[], str] | None) -> Callable[[], str] | None:
+    """``csv``, remembering its text after the first call (shared by every session showing the view)."""
+    return None if csv is None else functools.cache(csv)
 
 
 def cached_figure(fn: F | None = None, *, max_entries: int = FIGURE_ENTRIES) -> F:
@@ -85,7 +91,7 @@ def cached_figure(fn: F | None = None, *, max_entries: int = FIGURE_ENTRIES) -> 
     def encoded(*args: Any, **kwargs: Any) -> go.Figure | Chart:
         out = fn(*args, **kwargs)
         if isinstance(out, Chart):
-            return dataclasses.replace(out, figure=figure_of(out.figure.to_dict()))
+            return Chart(figure_of(out.figure.to_dict()), _once(out.csv))
         return figure_of(out.to_dict())
 
     cached = st.cache_resource(max_entries=max_entries, show_spinner=False)(encoded)

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 
 from posviz.encodings.alibi import alibi_slopes
 from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey
@@ -16,7 +17,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
     from posviz.ui.alibi import charts
     from posviz.ui.alibi.views import bias_view, receptive_view
-    from posviz.ui.cache import Chart
+    from posviz.ui.cache import Chart, cached_figure
 
 
 def frame(chart: Chart) -> pd.DataFrame:
@@ -124,3 +125,15 @@ def test_rope_charts_carry_what_they_draw():
         (rope_charts.angles, k.scaling, rope_charts.angles_csv),
     ):
         assert fn.uncached(key, False).csv() == csv(key), fn.__name__
+
+
+def test_a_cached_chart_builds_its_csv_once_per_view():
+    calls = []
+
+    @cached_figure
+    def counted(n: int) -> Chart:
+        return Chart(go.Figure(go.Scatter(y=[n])), lambda: calls.append(n) or f"n\n{n}\n")
+
+    first, again = counted(7), counted(7)
+    assert first.csv() == again.csv() == "n\n7\n" and calls == [7]  # one build, shared by every session
+    assert counted(8).csv() == "n\n8\n" and calls == [7, 8]
