@@ -8,7 +8,6 @@ from posviz.ui.chrome import FAVICON, lecture_styles, page_config
 from posviz.ui.controls import control, finish_run, start_run
 from posviz.ui.deck import editor, present
 from posviz.ui.reconnect import rerun_on_reconnect
-from posviz.ui.streamlit_private import preload_plotly
 
 tune_process()  # once per process: torch on one thread, the import-time heap out of garbage collection
 
@@ -22,7 +21,6 @@ page = st.navigation(
     ]
 )
 page_config(page.title)  # the tab title and a favicon served by the app, not a font host
-preload_plotly()  # Plotly's chunk loads while the page's first elements are drawn, not after them
 start_run(page.url_path)
 deck = present.begin(page.url_path)  # a lecture deck's link: move to its slide before any widget is drawn
 with st.sidebar:

@@ -1,5 +1,4 @@
-"""The one place posviz touches Streamlit privates: the legacy ``pages/`` runner at a cold start,
-and the file name of the front end's Plotly chunk.
+"""The one place posviz touches a Streamlit private: the legacy ``pages/`` runner at a cold start.
 
 Streamlit 1.67 decides per process whether a top-level ``pages/`` folder is a
 legacy (v1) multipage app: ``PagesManager.uses_pages_directory`` is set from the
@@ -19,18 +18,11 @@ session has had a run that was not legacy and the flag is off, the check is
 skipped (``AppTest`` sets the flag anew for every run, so its runs are checked).
 ``tests/ui/test_streamlit_private.py`` fails when Streamlit renames any of this;
 ``tests/test_cold_start.py`` opens concurrent deep links on a new process.
-
-``preload_plotly`` starts loading Plotly's 4.7 MB chunk of Streamlit's front end (``PlotlyChart.<hash>.js``,
-which the front end imports only when it draws its first chart) as the page starts, so that it loads and
-compiles while the page's first elements are drawn instead of after them. The import goes to the very URL
-the front end itself imports, so the module is fetched and evaluated once (modules are cached by URL).
-``tests/ui/test_streamlit_private.py`` fails when the chunk is renamed or no longer imported by that name.
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
@@ -59,21 +51,3 @@ def ensure_app_entry() -> None:
         PagesManager.uses_pages_directory = False
         st.rerun()
     state[_ENTERED] = True
-
-
-STATIC_JS = Path(st.__file__).parent / "static" / "static" / "js"  # the front end's chunks
-PLOTLY_CHUNK = next((p.name for p in sorted(STATIC_JS.glob("PlotlyChart.*.js"))), None)
-# Beside the front end's own entry script (``static/js/index.<hash>.js``), wherever the app is served from.
-_PRELOAD_JS = """<script type="module">
-const entry = document.querySelector('script[src*="static/js/index."]');
-if (entry && !window.__posvizPlotly) window.__posvizPlotly = import(new URL('%s', entry.src).href).catch(() => null);
-</script>"""
-
-
-def preload_plotly() -> None:
-    """Start loading the front end's Plotly chunk now, not at the first chart (see the module docstring).
-
-    Call once per run, before the page's own elements. It draws nothing: one empty element in the sidebar.
-    """
-    if PLOTLY_CHUNK is not None:
-        st.sidebar.html(_PRELOAD_JS % PLOTLY_CHUNK, unsafe_allow_javascript=True)

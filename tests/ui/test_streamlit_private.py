@@ -43,14 +43,3 @@ def test_a_legacy_run_is_sent_back_through_the_main_script(tmp_path: Path) -> No
     assert at.session_state["legacy"] == [True, False]  # the legacy run, then the rerun through app.py
     assert PagesManager.uses_pages_directory is False
     assert [m.value for m in at.markdown] == ["entered"]
-
-
-def test_the_plotly_chunk_is_the_one_the_front_end_imports() -> None:
-    from posviz.ui.streamlit_private import _PRELOAD_JS, PLOTLY_CHUNK, STATIC_JS
-
-    assert PLOTLY_CHUNK and (STATIC_JS / PLOTLY_CHUNK).stat().st_size > 1_000_000  # Plotly itself
-    entry = next(STATIC_JS.glob("index.*.js")).read_text(errors="replace")
-    assert f"import(`./{PLOTLY_CHUNK}`)" in entry  # the front end's own lazy import: the same URL, one module
-    index = (STATIC_JS.parents[1] / "index.html").read_text()
-    assert 'src="./static/js/index.' in index  # the entry script the preload finds its directory by
-    assert "static/js/index." in _PRELOAD_JS
