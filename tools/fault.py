@@ -14,9 +14,11 @@ view of their own, then
 After each event every student is checked, a few at a time: the view (the address is the one the
 student had, the step chart is drawn, no exception, app.py's navigation is there), a button (Next
 then Previous, fragment buttons, each within ``--click-s`` seconds), and a download (the step's
-"Data as CSV" within ``--click-s`` seconds, not empty). ``recover_s`` is the time from the fault
+"Data as CSV" within ``--click-s`` seconds, not empty). A button whose effect shows after
+``--click-s`` but within ``LATE_S`` counts as late (queued behind other reruns), not dead; ``click_s``
+gives the median and longest click. ``recover_s`` is the time from the fault
 to the student's page connected and idle again, as the page saw it. JSON on stdout; exit status 1
-when any view, button or download failed.
+when any view, button or download failed or a button was late.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ WATCH_JS = """() => {
 RECOVERED_JS = """([t, wait]) => { const w = window.__fault;
   return w.lost >= t && w.back > w.lost && (w.ran > w.back || Date.now() > w.back + wait); }"""
 RERUN_WAIT_MS = 3000
+LATE_S = 30.0  # a click whose effect shows later than --click-s but within this is late, not dead
 LOST_MS = 30_000  # a killed or stopped process drops its websockets at once; a busy browser notices late
 IDLE_JS = """() => {
   const a = document.querySelector('[data-testid="stApp"]');
@@ -106,6 +109,8 @@ class Check:
     downloads_failed: int
     recover_s: float | None
     notes: list[str] = field(default_factory=list)
+    buttons_late: int = 0  # worked, but later than --click-s (a queue behind other reruns, not a dead button)
+    click_s: list[float] = field(default_factory=list)  # seconds each working click took to show its effect
 
 
 PORTS = range(8660, 8700)  # the range this tool may take on a shared machine
@@ -164,14 +169,16 @@ async def wait_recovered(s: Student, since: float, timeout_s: float) -> float | 
     return time.time() - since
 
 
-async def _click_step(s: Student, label: str, target: int, click_s: float) -> bool:
+async def _click_step(s: Student, label: str, target: int, click_s: float) -> float | None:
+    """Seconds from the click to the step drawn; None when that did not happen within ``LATE_S`` (dead)."""
     main = s.page.locator('[data-testid="stMain"]')
     try:
         await main.get_by_role("button", name=label, exact=True).click(timeout=click_s * 1000)
-        await s.page.wait_for_function(STEP_DRAWN_JS, arg=target, timeout=click_s * 1000)
-        return True
+        t0 = time.monotonic()
+        await s.page.wait_for_function(STEP_DRAWN_JS, arg=target, timeout=LATE_S * 1000)
+        return time.monotonic() - t0
     except Exception:
-        return False
+        return None
 
 
 async def _download(s: Student, click_s: float) -> bool:
@@ -193,18 +200,24 @@ async def check(s: Student, recover_s: float | None, click_s: float) -> Check:
     lost = view["search"] != s.search or view["exception"] > 0 or view["dialog"]
     if lost:
         notes.append(f"view: {view}")
-    dead = 0
+    dead = late = 0
+    took = []
     for label, target in (("Next", step + 1), ("Previous", step)):
-        if not await _click_step(s, label, target, click_s):
+        seconds = await _click_step(s, label, target, click_s)
+        if seconds is None:
             dead += 1
-            notes.append(f"{label} did nothing within {click_s} s")
+            notes.append(f"{label} did nothing within {LATE_S:.0f} s")
             break  # the step is no longer known: Previous would test nothing
+        took.append(seconds)
+        if seconds > click_s:
+            late += 1
+            notes.append(f"{label} took {seconds:.1f} s")
     with suppress(Exception):
         await s.page.wait_for_function(IDLE_JS, timeout=click_s * 1000)
     failed = 0 if await _download(s, click_s) else 1
     if failed:
         notes.append("the step's CSV did not download")
-    return Check(lost, not view["navigation"], dead, failed, recover_s, notes)
+    return Check(lost, not view["navigation"], dead, failed, recover_s, notes, late, took)
 
 
 async def note_views(students: list[Student]) -> None:
@@ -231,12 +244,19 @@ async def check_all(students: list[Student], click_s: float, at_once: int, since
 
 def summary(event: str, students: list[Student], checks: list[Check]) -> dict:
     times = sorted(c.recover_s for c in checks if c.recover_s is not None)
+    clicks = sorted(t for c in checks for t in c.click_s)
     out = {
         "event": event,
         "students": len(checks),
+        "load": procs.load_average(),  # the machine's, when the checks ended: late clicks queue behind it
         "reconnected": sum(c.recover_s is not None for c in checks),
         "views_lost": sum(c.view_lost for c in checks),
         "buttons_dead": sum(c.buttons_dead for c in checks),
+        "buttons_late": sum(c.buttons_late for c in checks),
+        "click_s": {
+            "median": round(statistics.median(clicks), 2) if clicks else None,
+            "max": round(clicks[-1], 2) if clicks else None,
+        },
         "downloads_failed": sum(c.downloads_failed for c in checks),
         "without_app_py": sum(c.without_app_py for c in checks),  # a fresh process's cold start (issue 29, item 2)
         "failed_through_app_py": sum(
@@ -413,7 +433,7 @@ async def run(args) -> dict:
 
 def failures(report: dict) -> int:
     events = [e for key in ("replicas", "single") for e in report.get(key, []) if "views_lost" in e]
-    return sum(e["views_lost"] + e["buttons_dead"] + e["downloads_failed"] for e in events)
+    return sum(e["views_lost"] + e["buttons_dead"] + e["buttons_late"] + e["downloads_failed"] for e in events)
 
 
 def main(argv: list[str] | None = None) -> int:

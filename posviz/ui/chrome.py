@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import time
 from pathlib import Path
 
 import streamlit as st
@@ -121,28 +120,21 @@ _CONTRAST_CSS = """<style>
 [data-testid="stCaptionContainer"] { opacity: 1; color: #63615e; }
 </style>"""
 
-_CSS_SENT = "_posviz_lecture_css_sent"
-# Tables read the root font size once, when they are first drawn: the style must be
-# in the page before them. The browser applies elements that arrive close together in
-# one batch, so the first lecture run of a session waits this long after the style.
-# 0.2 s left a /t5 table at 14 px in 2 of 3 first visits at 1024 x 768 on a quiet
-# 2-core machine; 0.6 s in 0 of 3 (tests/browser/test_lecture_browser.py). A fixed lead
-# is still a race on a very busy browser: a client signal would end it.
-CSS_LEAD_S = 0.6
-
 
 def lecture_styles() -> None:
     """Figure placeholders; in lecture mode also larger text and the sidebar collapsed on a new visit.
 
     (Figures enlarge themselves in lecture mode.) Also: links open at their #anchor (posviz.ui.sections).
+
+    The lecture style is Markdown, not ``st.html``: tables read the root font size once, when
+    they are first drawn, so the style must be in the page before them. ``st.html`` waits for two
+    chunks of Streamlit's front end that are loaded on first use (its element and DOMPurify), and
+    a table's own chunk could arrive first: a /t5 table stayed at 14 px in 2 of 3 first visits at
+    1024 x 768. The Markdown element's code is loaded with the page, so the style is applied as its
+    message arrives, ahead of the page's tables. Static CSS, no user text (tests/test_security.py).
     """
     anchors()
-    if not lecture_mode():
-        st.session_state.pop(_CSS_SENT, None)
-        st.html(_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS)
-        return
-    st.set_page_config(initial_sidebar_state="collapsed")
-    st.html(_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS + _LECTURE_CSS)
-    if not st.session_state.get(_CSS_SENT):
-        st.session_state[_CSS_SENT] = True
-        time.sleep(CSS_LEAD_S)
+    st.html(_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS)
+    if lecture_mode():
+        st.set_page_config(initial_sidebar_state="collapsed")
+        st.sidebar.markdown(_LECTURE_CSS, unsafe_allow_html=True)
