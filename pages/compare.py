@@ -4,11 +4,12 @@ import streamlit as st
 
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.compare import texts
+from posviz.ui.compare.charts import attention_grid, attention_row, term_grid, term_profile
 from posviz.ui.compare.links import link_markdown
 from posviz.ui.compare.settings import CompareSettings, problem
-from posviz.ui.compare.views import attention_grid, attention_row, compare_view, term_grid, term_profile
+from posviz.ui.compare.views import compare_view
 from posviz.ui.controls import lecture_mode
-from posviz.ui.exports import columns_csv, panels_csv, show_figure
+from posviz.ui.exports import show_figure
 from posviz.ui.settings import read_settings
 
 s = read_settings(CompareSettings)
@@ -21,8 +22,6 @@ if problem(s):
     st.stop()
 
 v = compare_view(s)
-names, pos = list(v.names), v.positions
-last = len(pos) - 1
 
 section("1 · The position term against distance")
 prose(texts.PROFILE)
@@ -30,9 +29,6 @@ show_figure(
     term_profile(s, lecture),
     name="compare_term_profile",
     alt="Each scheme's position term for the last query against the distance to each key.",
-    csv=lambda: columns_csv(
-        {"key j": pos, "distance i - j": last - pos, **dict(zip(names, v.terms[:, last], strict=True))}
-    ),
 )
 
 section("2 · Position terms and attention maps, side by side")
@@ -41,19 +37,16 @@ show_figure(
     term_grid(s, lecture),
     name="compare_terms",
     alt="Small heatmaps of each scheme's position term on one colour scale.",
-    csv=lambda: panels_csv(dict(zip(names, v.terms, strict=True)), pos, pos),
 )
 show_figure(
     attention_grid(s, lecture),
     name="compare_attention",
     alt="Small heatmaps of each scheme's attention weights on one colour scale.",
-    csv=lambda: panels_csv(dict(zip(names, v.weights, strict=True)), pos, pos),
 )
 show_figure(
     attention_row(s, lecture),
     name="compare_attention_row",
     alt="The last query's attention over keys, one line per scheme.",
-    csv=lambda: columns_csv({"key j": pos, **dict(zip(names, v.weights[:, last], strict=True))}),
 )
 
 section("3 · Properties, from these settings")

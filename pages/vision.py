@@ -5,7 +5,7 @@ import streamlit as st
 
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode
-from posviz.ui.exports import columns_csv, show_figure
+from posviz.ui.exports import show_figure
 from posviz.ui.sections import on_demand
 from posviz.ui.settings import project, read_settings
 from posviz.ui.vision import charts, snippets, texts
@@ -26,32 +26,26 @@ ids_code = snippets.ids_snippet(sk)
 
 section("1 · The patch grid and the sequence")
 prose(texts.SEQUENCE)
-figure, columns = charts.grid(sk, lecture)
 show_figure(
-    figure,
+    charts.grid(sk, lecture),
     name="vision_grid",
     alt="The image's and video's tokens as grids, each cell labelled with its t, h and w ids.",
-    csv=lambda: columns_csv(columns),
     code=ids_code,
 )
-figure, columns = charts.sequence(sk, lecture)
 show_figure(
-    figure,
+    charts.sequence(sk, lecture),
     name="vision_sequence",
     alt="The t, h and w ids of every token along the sequence, with text, image and video runs shaded.",
-    csv=lambda: columns_csv(columns),
     code=ids_code,
 )
 
 section("2 · Which pairs carry time, height and width")
 prose(texts.PAIRS)
 side = max(s.image_rows, s.image_cols)
-figure, columns = charts.pairs(s.vl_model, side, lecture)
 show_figure(
-    figure,
+    charts.pairs(s.vl_model, side, lecture),
     name="vision_pairs",
     alt="Wavelength of every frequency pair, coloured by the id that turns it, in blocks and interleaved.",
-    csv=lambda: columns_csv(columns),
     code=snippets.pairs_snippet(s.vl_model),
 )
 st.dataframe(charts.axis_ranges(s.vl_model, side), hide_index=True)
@@ -62,12 +56,10 @@ section("3 · The time axis of a video")
 prose(texts.TIME)
 if not s.video:
     st.info("Turn on 'A video after it' in the sidebar to see its time ids; shown here for one frame.")
-figure, columns = charts.time(sk, lecture)
 show_figure(
-    figure,
+    charts.time(sk, lecture),
     name="vision_time",
     alt="Time id of each temporal patch: frame index for Qwen2-VL and Qwen3-VL, seconds for Qwen2.5-VL.",
-    csv=lambda: columns_csv(columns),
     code=snippets.time_snippet(sk),
 )
 
@@ -76,12 +68,10 @@ prose(texts.OFFSETS)
 with on_demand(texts.SHOW_OFFSETS) as shown:
     if shown:
         ok = project(s, OffsetKey)
-        figure, columns = charts.offsets(ok, lecture)
         show_figure(
-            figure,
+            charts.offsets(ok, lecture),
             name="vision_offsets",
             alt="Two heatmaps of the score over offsets dh and dw, for two query patches: they agree.",
-            csv=lambda: columns_csv(columns),
             code=snippets.offsets_snippet(ok),
         )
 
@@ -89,11 +79,9 @@ section("5 · How each encoder splits a head")
 prose(texts.SPLIT)
 with on_demand(texts.SHOW_SPLIT) as shown:
     if shown:
-        figure, columns = charts.split(lecture)
         show_figure(
-            figure,
+            charts.split(lecture),
             name="vision_split",
             alt="For Pixtral, Qwen-VL and Gemma 4, each pair of a head coloured by row or column, by wavelength.",
-            csv=lambda: columns_csv(columns),
             code=snippets.split_snippet(),
         )

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import warnings
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
@@ -14,6 +16,7 @@ from tests.app.conftest import array  # plotly's typed arrays decoded
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
+    from posviz.ui.cache import Chart
     from posviz.ui.vision import charts, views
 
 CASES = {
@@ -24,7 +27,7 @@ CASES = {
 }
 
 
-def figures(s: VisionSettings, lecture: bool) -> dict[str, tuple[go.Figure, dict]]:
+def figures(s: VisionSettings, lecture: bool) -> dict[str, Chart]:
     sk, ok = project(s, SequenceKey), project(s, OffsetKey)
     return {
         "grid": charts.grid(sk, lecture),
@@ -39,21 +42,22 @@ def figures(s: VisionSettings, lecture: bool) -> dict[str, tuple[go.Figure, dict
 @pytest.mark.parametrize("lecture", [False, True])
 @pytest.mark.parametrize("name", list(CASES))
 def test_every_figure_is_valid_titled_and_labelled(name, lecture):
-    for key, (fig, columns) in figures(CASES[name], lecture).items():
-        spec = fig.to_dict()
+    for key, chart in figures(CASES[name], lecture).items():
+        spec = chart.figure.to_dict()
         go.Figure(spec)  # Plotly's validators
         layout = spec["layout"]
         assert layout["title"]["text"].strip(), key
         assert any(v.get("title", {}).get("text") for k, v in layout.items() if k.startswith("xaxis")), key
         assert any(v.get("title", {}).get("text") for k, v in layout.items() if k.startswith("yaxis")), key
-        assert len({len(v) for v in columns.values()}) == 1, key  # CSV columns of one length
+        table = pd.read_csv(io.StringIO(chart.csv()))  # CSV columns of one length, or no DataFrame
+        assert len(table) and len(table.columns) > 1, key
 
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_grid_cells_carry_the_ids(name):
     s = CASES[name]
     v = views.sequence_view(project(s, SequenceKey))
-    fig, _ = charts.grid(project(s, SequenceKey), False)
+    fig = charts.grid(project(s, SequenceKey), False).figure
     image = fig.to_dict()["data"][0]
     start = next(b.start for b in v.blocks if b.kind == "image")
     ids = v.ids[:, start : start + s.image_rows * s.image_cols].reshape(3, s.image_rows, s.image_cols)
@@ -65,8 +69,8 @@ def test_grid_cells_carry_the_ids(name):
 
 
 def test_resume_markers_only_when_the_rules_part():
-    parted, _ = charts.sequence(project(CASES["default"], SequenceKey), False)
-    agreed, _ = charts.sequence(project(CASES["qwen3"], SequenceKey), False)
+    parted = charts.sequence(project(CASES["default"], SequenceKey), False).figure
+    agreed = charts.sequence(project(CASES["qwen3"], SequenceKey), False).figure
     assert any("original Qwen code" in (t.name or "") for t in parted.data)
     assert not any("original Qwen code" in (t.name or "") for t in agreed.data)
     assert "agrees here" in agreed.layout.title.subtitle.text

@@ -1,4 +1,4 @@
-"""The compare page's cached view and figures: the settings in, every compared scheme's terms out.
+"""The compare page's cached view: the settings in, every compared scheme's terms out (figures: ``charts``).
 
 A scheme's *position term* is what it changes in the logits: ``logits - q k^T / sqrt(d)``.
 The bytes of the position tensors are measured here, on this sequence; time is not
@@ -12,12 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from posviz.encodings.compare import ToySettings, compare_schemes
-from posviz.figures import compare as fig
 from posviz.schemes import COMPARED
-from posviz.ui.cache import cached_figure, cached_view
+from posviz.ui.cache import cached_view
 from posviz.ui.compare.properties import properties
 from posviz.ui.compare.settings import CompareSettings
 from posviz.ui.settings import project
@@ -48,29 +46,3 @@ def compare_view(s: CompareSettings) -> CompareView:
         table=properties(s, run.nbytes),
         term_scale=run.term_scale,
     )
-
-
-@cached_figure
-def term_profile(s: CompareSettings, lecture: bool) -> go.Figure:
-    v = compare_view(s)
-    return fig.term_profile_figure(
-        v.terms, names=v.names, positions=v.positions, causal=s.causal, colours=v.colours, lecture=lecture
-    )
-
-
-@cached_figure
-def term_grid(s: CompareSettings, lecture: bool) -> go.Figure:
-    v = compare_view(s)
-    return fig.term_grid_figure(v.terms, names=v.names, positions=v.positions, causal=s.causal, lecture=lecture)
-
-
-@cached_figure
-def attention_grid(s: CompareSettings, lecture: bool) -> go.Figure:
-    v = compare_view(s)
-    return fig.attention_grid_figure(v.weights, names=v.names, positions=v.positions, causal=s.causal, lecture=lecture)
-
-
-@cached_figure
-def attention_row(s: CompareSettings, lecture: bool) -> go.Figure:
-    v = compare_view(s)
-    return fig.attention_row_figure(v.weights, names=v.names, positions=v.positions, colours=v.colours, lecture=lecture)

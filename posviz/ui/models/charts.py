@@ -1,4 +1,4 @@
-"""The models page's figures, cached process-wide by exactly the arguments they are built from.
+"""The models page's figures, each with its CSV, cached process-wide by exactly the arguments they are built from.
 
 Each takes a key (or a shipped slug), ``lecture``, and ``upload``: the bytes of an uploaded
 config.json when the slug is "" (an explicit extra argument, so an upload is part of the key).
@@ -8,14 +8,13 @@ Titles name the model, so they can run long: ``finish`` wraps them for the narro
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from posviz.figures import alibi as alibi_fig
 from posviz.figures import models as fig
 from posviz.figures import t5 as t5_fig
 from posviz.figures.common import look
 from posviz.figures.layout import retitle
-from posviz.ui.cache import cached_figure
+from posviz.ui.cache import Chart, cached_figure
 from posviz.ui.exports import columns_csv
 from posviz.ui.models.settings import MaskKey, ReachKey, RopeKey
 from posviz.ui.models.views import alibi_view, load, mask_view, reach_view, rope_view, t5_view
@@ -24,13 +23,14 @@ TWO_PI = 2 * np.pi
 
 
 @cached_figure(max_entries=48)
-def strip(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figure:
+def strip(slug: str, lecture: bool, upload: bytes | None = None) -> Chart:
     m = load(slug, upload)
-    return fig.layer_strip_figure(m.mp.layers, model=m.name, lecture=lecture)
+    figure = fig.layer_strip_figure(m.mp.layers, model=m.name, lecture=lecture)
+    return Chart(figure, lambda: strip_csv(slug, upload))
 
 
 @cached_figure(max_entries=48)
-def inv_freq(k: RopeKey, group: int, lecture: bool, upload: bytes | None = None) -> go.Figure:
+def inv_freq(k: RopeKey, group: int, lecture: bool, upload: bytes | None = None) -> Chart:
     g = rope_view(k, upload)[group]
     out = fig.inv_freq_figure(
         g.inv_freq,
@@ -42,11 +42,11 @@ def inv_freq(k: RopeKey, group: int, lecture: bool, upload: bytes | None = None)
         other_name=g.other_name,
         lecture=lecture,
     )
-    return out
+    return Chart(out, lambda: rope_csv(k, group, upload))
 
 
 @cached_figure(max_entries=48)
-def wavelength(k: RopeKey, group: int, lecture: bool, upload: bytes | None = None) -> go.Figure:
+def wavelength(k: RopeKey, group: int, lecture: bool, upload: bytes | None = None) -> Chart:
     g = rope_view(k, upload)[group]
     out = fig.wavelength_figure(
         g.inv_freq,
@@ -57,29 +57,29 @@ def wavelength(k: RopeKey, group: int, lecture: bool, upload: bytes | None = Non
         model=load(k.slug, upload).name,
         lecture=lecture,
     )
-    return out
+    return Chart(out, lambda: rope_csv(k, group, upload))
 
 
 @cached_figure(max_entries=48)
-def masks(k: MaskKey, near: bool, lecture: bool, upload: bytes | None = None) -> go.Figure:
+def masks(k: MaskKey, near: bool, lecture: bool, upload: bytes | None = None) -> Chart:
     """The strided view of keys 0 .. L, or (``near``) the window of keys just before L."""
     v = mask_view(k, upload)
     rows, keys = (v.near_masks, v.near_k) if near else (v.masks, v.k_pos)
     name = load(k.slug, upload).name
     out = fig.mask_figure(rows, keys, labels=list(v.labels), position=k.position, model=name, lecture=lecture)
-    return out
+    return Chart(out, lambda: mask_csv(k, near, upload))
 
 
 @cached_figure(max_entries=48)
-def reach(k: ReachKey, lecture: bool, upload: bytes | None = None) -> go.Figure:
+def reach(k: ReachKey, lecture: bool, upload: bytes | None = None) -> Chart:
     v = reach_view(k, upload)
     name = load(k.slug, upload).name
     out = fig.reach_figure(v.reach, v.layers, position=k.position, model=name, windowed=v.windowed, lecture=lecture)
-    return out
+    return Chart(out, lambda: reach_csv(k, upload))
 
 
 @cached_figure(max_entries=32)
-def t5_buckets(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figure:
+def t5_buckets(slug: str, lecture: bool, upload: bytes | None = None) -> Chart:
     v, t = t5_view(slug, upload), load(slug, upload).mp.t5
     out = t5_fig.bucket_profile_figure(
         v.r, v.bucket, max_exact=v.max_exact, max_distance=t.max_distance, bidirectional=True, lecture=lecture
@@ -87,15 +87,16 @@ def t5_buckets(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figu
     name = load(slug, upload).name
     retitle(out, f"{name}: encoder bucket of each distance ({t.num_buckets} buckets)", lecture=lecture)
     room = look(lecture).font + 8  # the marks' labels sit above the plot: keep them off the subtitle
-    return out.update_layout(margin_t=out.layout.margin.t + room, height=out.layout.height + room)
+    out.update_layout(margin_t=out.layout.margin.t + room, height=out.layout.height + room)
+    return Chart(out, lambda: t5_csv(slug, upload))
 
 
 @cached_figure(max_entries=32)
-def alibi_slopes(slug: str, lecture: bool, upload: bytes | None = None) -> go.Figure:
+def alibi_slopes(slug: str, lecture: bool, upload: bytes | None = None) -> Chart:
     v = alibi_view(slug, upload)
     out = alibi_fig.slopes_figure(v.slopes, closest=v.closest, lecture=lecture)
     retitle(out, f"{load(slug, upload).name}: the slopes of its {len(v.slopes)} heads", lecture=lecture)
-    return out
+    return Chart(out, lambda: alibi_csv(slug, upload))
 
 
 # ---------------------------------------------------------------- the data behind each figure
@@ -139,10 +140,13 @@ def strip_csv(slug: str, upload: bytes | None = None) -> str:
     )
 
 
-def family_csv(slug: str, upload: bytes | None = None) -> str:
-    """T5: the encoder bucket of each relative position drawn; ALiBi: each head's slope."""
+def t5_csv(slug: str, upload: bytes | None = None) -> str:
+    """The encoder bucket of each relative position drawn."""
     t5 = t5_view(slug, upload)
-    if t5 is not None:
-        return columns_csv({"r = j - i": t5.r, "bucket": t5.bucket})
+    return columns_csv({"r = j - i": t5.r, "bucket": t5.bucket})
+
+
+def alibi_csv(slug: str, upload: bytes | None = None) -> str:
+    """Each head's slope."""
     v = alibi_view(slug, upload)
     return columns_csv({"head": np.arange(1, len(v.slopes) + 1), "slope": v.slopes})

@@ -55,7 +55,6 @@ def strip(side: Side, lecture: bool) -> None:
         charts.strip(side.slug, lecture, side.upload),
         name=f"models_{side.tag}_strip",
         alt=f"{side.model.name}: each layer's attention kind and whether it uses RoPE.",
-        csv=lambda: charts.strip_csv(side.slug, side.upload),
         code=models_snippet(side.slug, part="strip"),
     )
 
@@ -77,7 +76,6 @@ def rope_figures(side: Side, lecture: bool) -> None:
                 build(k, i, lecture, side.upload),
                 name=f"models_{side.tag}_{what}_{i}",
                 alt=f"{side.model.name}, {' and '.join(g.kinds)} layers: {what} of each rotary pair, log scale.",
-                csv=lambda i=i: charts.rope_csv(k, i, side.upload),
                 code=code,
             )
 
@@ -91,7 +89,6 @@ def masks(side: Side, lecture: bool) -> None:
             charts.masks(k, near, lecture, side.upload),
             name=f"models_{side.tag}_masks{'_near' if near else ''}",
             alt=f"{side.model.name}: the keys the token at position {k.position:,} attends to, per layer kind.",
-            csv=lambda near=near: charts.mask_csv(k, near, side.upload),
             code=models_snippet(side.slug, part="masks", position=k.position),
         )
 
@@ -102,7 +99,6 @@ def reach(side: Side, lecture: bool) -> None:
         charts.reach(k, lecture, side.upload),
         name=f"models_{side.tag}_reach",
         alt=f"{side.model.name}: tokens back reachable from position {k.position:,} after each layer.",
-        csv=lambda: charts.reach_csv(k, side.upload),
         code=models_snippet(side.slug, part="reach", position=k.position, layers=k.layers),
     )
 
@@ -120,7 +116,6 @@ def family(side: Side, lecture: bool) -> None:
         fig,
         name=f"models_{side.tag}_{part}",
         alt=f"{side.model.name}: " + ("bucket of each distance." if part == "t5" else "slope of each head."),
-        csv=lambda: charts.family_csv(side.slug, side.upload),
         code=models_snippet(side.slug, part=part),
     )
 

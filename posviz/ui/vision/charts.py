@@ -1,23 +1,18 @@
-"""The /vision page's figures, each cached process-wide by the key and lecture mode it is built from,
-returned with the columns of its CSV."""
+"""The /vision page's figures, each with its CSV, cached process-wide by the key and lecture mode it
+is built from (:func:`posviz.ui.cache.cached_figure`: the CSV is built once per view)."""
 
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
-import streamlit as st
 
 from posviz.figures import multimodal as fig
+from posviz.ui.cache import Chart, cached_figure
+from posviz.ui.exports import columns_csv
 from posviz.ui.vision.settings import ENCODERS, PRESETS, OffsetKey, SequenceKey
 from posviz.ui.vision.views import BLOCKS, INTERLEAVED, offset_view, pairs_view, sequence_view, split_view, time_view
 
-ENTRIES = 16
 Columns = dict[str, np.ndarray]
 KIND_CODE = {"text": 0, "image": 1, "video": 2}
-
-
-def _cached(fn):
-    return st.cache_data(max_entries=ENTRIES, show_spinner=False)(fn)
 
 
 def _grid(ids: np.ndarray, start: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
@@ -26,8 +21,8 @@ def _grid(ids: np.ndarray, start: int, rows: int, cols: int) -> tuple[np.ndarray
     return ids[:, start : start + n].reshape(3, rows, cols), np.arange(start, start + n).reshape(rows, cols)
 
 
-@_cached
-def grid(k: SequenceKey, lecture: bool) -> tuple[go.Figure, Columns]:
+@cached_figure
+def grid(k: SequenceKey, lecture: bool) -> Chart:
     v = sequence_view(k)
     image = next(b for b in v.blocks if b.kind == "image")
     panels = [("Image", *_grid(v.ids, image.start, k.image_rows, k.image_cols))]
@@ -38,7 +33,7 @@ def grid(k: SequenceKey, lecture: bool) -> tuple[go.Figure, Columns]:
         if k.frames > 1:
             panels.append((f"Video: last frame ({k.frames})", *_grid(v.ids, last, k.video_rows, k.video_cols)))
     figure = fig.grid_figure(panels, merge=k.merge, lecture=lecture)
-    return figure, sequence_columns(k)
+    return Chart(figure, lambda: columns_csv(sequence_columns(k)))
 
 
 def sequence_columns(k: SequenceKey) -> Columns:
@@ -67,16 +62,16 @@ def resume_token(k: SequenceKey) -> int | None:
     return [b for b in v.blocks if b.kind == "video"][-1].stop
 
 
-@_cached
-def sequence(k: SequenceKey, lecture: bool) -> tuple[go.Figure, Columns]:
+@cached_figure
+def sequence(k: SequenceKey, lecture: bool) -> Chart:
     v = sequence_view(k)
     blocks = [(b.kind, b.start, b.stop) for b in v.blocks]
     figure = fig.sequence_figure(v.ids, v.original, blocks, resume_at=resume_token(k), lecture=lecture)
-    return figure, sequence_columns(k)
+    return Chart(figure, lambda: columns_csv(sequence_columns(k)))
 
 
-@_cached
-def pairs(vl_model: str, side: int, lecture: bool) -> tuple[go.Figure, Columns]:
+@cached_figure
+def pairs(vl_model: str, side: int, lecture: bool) -> Chart:
     v = pairs_view(vl_model)
     p = PRESETS[vl_model]
     layouts = [
@@ -91,7 +86,7 @@ def pairs(vl_model: str, side: int, lecture: bool) -> tuple[go.Figure, Columns]:
         "blocks axis": names[v.blocks],
         "interleaved axis": names[v.interleaved],
     }
-    return figure, columns
+    return Chart(figure, lambda: columns_csv(columns))
 
 
 def axis_ranges(vl_model: str, side: int) -> dict[str, list]:
@@ -114,8 +109,8 @@ def axis_ranges(vl_model: str, side: int) -> dict[str, list]:
     return rows
 
 
-@_cached
-def offsets(k: OffsetKey, lecture: bool) -> tuple[go.Figure, Columns]:
+@cached_figure
+def offsets(k: OffsetKey, lecture: bool) -> Chart:
     v = offset_view(k)
     panels = [
         (f"query at patch ({k.q_row}, {k.q_col})", v.chosen),
@@ -131,11 +126,11 @@ def offsets(k: OffsetKey, lecture: bool) -> tuple[go.Figure, Columns]:
         f"score, query ({k.q_row}, {k.q_col})": v.chosen.ravel(),
         f"score, query {v.other_patch}": v.other.ravel(),
     }
-    return figure, columns
+    return Chart(figure, lambda: columns_csv(columns))
 
 
-@_cached
-def split(lecture: bool) -> tuple[go.Figure, Columns]:
+@cached_figure
+def split(lecture: bool) -> Chart:
     v = split_view()
     figure = fig.split_figure(v.names, v.axis, v.wavelength, v.channels, lecture=lecture)
     columns: Columns = {
@@ -146,11 +141,11 @@ def split(lecture: bool) -> tuple[go.Figure, Columns]:
         "channel a": np.concatenate([c[:, 0] for c in v.channels]),
         "channel b": np.concatenate([c[:, 1] for c in v.channels]),
     }
-    return figure, columns
+    return Chart(figure, lambda: columns_csv(columns))
 
 
-@_cached
-def time(k: SequenceKey, lecture: bool) -> tuple[go.Figure, Columns]:
+@cached_figure
+def time(k: SequenceKey, lecture: bool) -> Chart:
     v = time_view(k)
     figure = fig.time_figure(
         v.frames,
@@ -167,4 +162,4 @@ def time(k: SequenceKey, lecture: bool) -> tuple[go.Figure, Columns]:
         "time id, frame index": v.frame_ids,
         "time id, seconds": v.second_ids,
     }
-    return figure, columns
+    return Chart(figure, lambda: columns_csv(columns))
