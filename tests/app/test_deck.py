@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from posviz.schemes import page_of
+from posviz.ui import chrome
 from posviz.ui.deck import model
 from posviz.ui.deck.links import step_values
 from posviz.ui.deck.model import Deck
@@ -152,7 +153,7 @@ def test_notes_are_markdown_never_html():
     )
     at, _ = open_deck(model.encode(deck), view="notes")
     assert not at.exception
-    assert not [m for m in at.markdown if m.proto.allow_html]
+    assert [m.proto.body for m in at.markdown if m.proto.allow_html] == [chrome._LECTURE_CSS]  # the static style only
     assert all("<script>x" not in h.proto.body for h in at.get("html"))  # the notes' text never as HTML
 
 

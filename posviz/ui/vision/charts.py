@@ -12,7 +12,6 @@ from posviz.ui.vision.settings import ENCODERS, PRESETS, OffsetKey, SequenceKey
 from posviz.ui.vision.views import BLOCKS, INTERLEAVED, offset_view, pairs_view, sequence_view, split_view, time_view
 
 Columns = dict[str, np.ndarray]
-KIND_CODE = {"text": 0, "image": 1, "video": 2}
 
 
 def _grid(ids: np.ndarray, start: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
