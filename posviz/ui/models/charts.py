@@ -105,7 +105,8 @@ def alibi_slopes(slug: str, lecture: bool, upload: bytes | None = None) -> Chart
 def rope_csv(k: RopeKey, group: int, upload: bytes | None = None) -> str:
     g = rope_view(k, upload)[group]
     columns = {"pair k": np.arange(len(g.inv_freq)), "inv_freq": g.inv_freq, "unscaled inv_freq": g.default}
-    columns |= {"wavelength (tokens)": TWO_PI / g.inv_freq, "unscaled wavelength": TWO_PI / g.default}
+    with np.errstate(divide="ignore"):  # a pair that does not turn (inv_freq 0, e.g. Gemma 4's): wavelength inf
+        columns |= {"wavelength (tokens)": TWO_PI / g.inv_freq, "unscaled wavelength": TWO_PI / g.default}
     if g.other is not None:
         columns[g.other_name] = g.other
     return columns_csv(columns)
