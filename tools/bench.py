@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from posviz.ui.sections import every_section_open
-from tools.procs import REPO, Variant, load_average, own_server, parse_variant, rss_bytes, run_async
+from tools.procs import REPO, Variant, emit_report, load_average, own_server, parse_variant, rss_bytes, run_async
 from tools.rerun import Meter, session_for
 
 REPEATS = 3  # cold opens per page case
@@ -286,10 +286,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if not 1 <= args.repeats <= 10:
         parser.error("--repeats must be 1 to 10")
-    text = json.dumps(run_all(quick=args.quick, repeats=args.repeats), indent=2)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    emit_report(run_all(quick=args.quick, repeats=args.repeats), args.out)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import json
 import statistics
 import sys
 import tempfile
@@ -39,7 +38,7 @@ from typing import Any
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tools.procs import Variant, cpu_seconds, load_average, parse_variant, run_async, variant_server
+from tools.procs import Variant, cpu_seconds, emit_report, load_average, parse_variant, run_async, variant_server
 from tools.rerun import list_pages
 
 CHROMIUM = "/usr/bin/chromium"
@@ -309,8 +308,5 @@ def main(argv: list[str] | None = None) -> int:
         print(f"browser: {exc}", file=sys.stderr)
         return 2
     out["repeats"] = args.repeats
-    text = json.dumps(out, indent=2)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    emit_report(out, args.out)
     return 0

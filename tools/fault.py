@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import re
 import shutil
@@ -459,10 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     except RuntimeError as exc:
         print(f"fault: {exc}", file=sys.stderr)
         return 2
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    procs.emit_report(report, args.out)
     return 1 if failures(report) else 0
 
 

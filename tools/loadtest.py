@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import statistics
 import sys
@@ -51,7 +50,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tools.procs import REPO, MemoryProbe, Variant, cpu_seconds, own_server, parse_variant, run_async
+from tools.procs import REPO, MemoryProbe, Variant, cpu_seconds, emit_report, own_server, parse_variant, run_async
 from tools.session import Session, SessionError, SessionResult
 from tools.widgets import Widget, changed_value, with_param
 
@@ -236,9 +235,11 @@ def main(argv: list[str] | None = None) -> int:
     return class_main(rest)
 
 
-def class_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.loadtest", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mode", choices=MODES, default="class", help="class (this), rerun or browser (--help each)")
+CLASS_OPTIONS = ("page", "query", "sessions", "changes", "think", "ramp", "timeout", "settle", "seed")
+
+
+def add_class_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of one class (``--page`` to ``--seed``), shared by this tool and ``tools.scale_out``."""
     parser.add_argument("--page", default="t5", help="url path of the page (t5, rope, compare, '' for home)")
     parser.add_argument("--query", default="", help="query string the page is opened with, e.g. 'q_len=64'")
     parser.add_argument("--sessions", type=int, default=50, help=f"concurrent sessions (at most {MAX_SESSIONS})")
@@ -246,9 +247,20 @@ def class_main(argv: list[str]) -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between changes (0.5x to 1.5x)")
     parser.add_argument("--ramp", type=float, default=2.0, help="seconds over which the sessions arrive")
     parser.add_argument("--timeout", type=float, default=600.0, help="limit for the whole run, seconds")
-    parser.add_argument("--rerun-timeout", type=float, default=120.0, help="limit for one rerun, seconds")
     parser.add_argument("--settle", type=float, default=5.0, help="seconds after the sessions close before 'after'")
     parser.add_argument("--seed", type=int, default=0, help="seed of the students' choices")
+
+
+def class_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`load` that :func:`add_class_arguments` parsed."""
+    return {name: getattr(args, name) for name in CLASS_OPTIONS}
+
+
+def class_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.loadtest", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", choices=MODES, default="class", help="class (this), rerun or browser (--help each)")
+    add_class_arguments(parser)
+    parser.add_argument("--rerun-timeout", type=float, default=120.0, help="limit for one rerun, seconds")
     parser.add_argument("--keys", default="", help="comma-separated controls to change (default: every bound one)")
     parser.add_argument("--url", default="", help="target a running server or proxy instead of starting one")
     parser.add_argument("--pids", default="", help="with --url: comma-separated server pids whose memory to report")
@@ -260,16 +272,8 @@ def class_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     options = dict(
-        page=args.page,
-        query=args.query,
-        sessions=args.sessions,
-        changes=args.changes,
-        think=args.think,
-        ramp=args.ramp,
-        timeout=args.timeout,
+        class_options(args),
         rerun_timeout=args.rerun_timeout,
-        settle=args.settle,
-        seed=args.seed,
         keys=[k for k in args.keys.split(",") if k] or None,
         warmup=not args.no_warmup,
         rounds=args.rounds,
@@ -287,10 +291,7 @@ def class_main(argv: list[str]) -> int:
     except (ValueError, RuntimeError) as exc:
         print(f"loadtest: {exc}", file=sys.stderr)
         return 2
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    emit_report(report, args.out)
     return 0 if report["finished"] == report["sessions"] * report["rounds"] and not report["errors"] else 1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -36,6 +37,14 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(coro)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+def emit_report(report: dict[str, Any], out: str = "") -> None:
+    """Print a tool's JSON report on stdout and, when ``out`` names a file, write it there too."""
+    text = json.dumps(report, indent=2)
+    print(text)
+    if out:
+        Path(out).write_text(text + "\n")
 
 
 def _children() -> dict[int, list[int]]:
@@ -183,6 +192,7 @@ def start_server(
     return subprocess.Popen(
         cmd,
         cwd=cwd,
+        stdin=subprocess.DEVNULL,  # a server reads no terminal
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,

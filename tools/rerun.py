@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import random
 import statistics
 import sys
@@ -45,12 +44,12 @@ import time
 import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from tools.procs import (
     Variant,
     cpu_seconds,
+    emit_report,
     load_average,
     parse_variant,
     rss_bytes,
@@ -310,8 +309,5 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rerun: {exc}", file=sys.stderr)
         return 2
     report["repeats"] = args.repeats
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    emit_report(report, args.out)
     return 0

@@ -15,7 +15,6 @@ process, and the p95 per rerun for 1 against N processes.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 
 from tools import loadtest
 from tools.nginx import cluster, find_nginx, render_site, upstream_report, write_config
-from tools.procs import run_async
+from tools.procs import emit_report, run_async
 
 NGINX_MISSING = (
     "scale_out: nginx is not installed (looked for `nginx` on PATH and in /usr/sbin).\n"
@@ -40,15 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 2, help="N app processes (default: cores)")
     parser.add_argument("--only", choices=["1", "N", "both"], default="both", help="which process counts to run")
     parser.add_argument("--nginx", default="", help="path of the nginx binary")
-    parser.add_argument("--page", default="t5")
-    parser.add_argument("--query", default="")
-    parser.add_argument("--sessions", type=int, default=50)
-    parser.add_argument("--changes", type=int, default=5)
-    parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument("--ramp", type=float, default=2.0)
-    parser.add_argument("--timeout", type=float, default=600.0)
-    parser.add_argument("--settle", type=float, default=5.0)
-    parser.add_argument("--seed", type=int, default=0)
+    loadtest.add_class_arguments(parser)
     parser.add_argument("--out", default="", help="also write the JSON report to this file")
     args = parser.parse_args(argv)
 
@@ -69,15 +60,7 @@ def main(argv: list[str] | None = None) -> int:
                 report = run_async(
                     loadtest.load(
                         url,
-                        page=args.page,
-                        query=args.query,
-                        sessions=args.sessions,
-                        changes=args.changes,
-                        think=args.think,
-                        ramp=args.ramp,
-                        timeout=args.timeout,
-                        settle=args.settle,
-                        seed=args.seed,
+                        **loadtest.class_options(args),
                         pids=pids,
                         warm_urls=app_urls,  # every process imports torch before the class arrives
                     )
@@ -101,10 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         for n, r in ((int(k), v) for k, v in runs.items())
     }
     out = {"summary": summary, "runs": runs}
-    text = json.dumps(out, indent=2)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    emit_report(out, args.out)
     ok = all(r["finished"] == r["sessions"] and not r["errors"] for r in runs.values())
     return 0 if ok else 1
 

@@ -168,6 +168,14 @@ def assert_healthy(at: AppTest) -> None:
     assert not errors(at), errors(at)
 
 
+def change(at: AppTest, key: str, value: Any) -> AppTest:
+    """Move one control as a user would, rerun, and check the page survived."""
+    widget(at, key).set_value(value).run()
+    assert_healthy(at)
+    assert value_of(at, key) == value
+    return at
+
+
 @dataclass(frozen=True)
 class Chart:
     key: str
@@ -221,6 +229,26 @@ def chart(at: AppTest, key_prefix: str) -> Chart:
     found = [c for c in charts(at) if c.key.startswith(f"fig_{key_prefix}")]
     assert len(found) == 1, [c.key for c in charts(at)]
     return found[0]
+
+
+def heatmap_z(c: Chart) -> np.ndarray:
+    """The z grid of the chart's first trace (a heatmap), as float64."""
+    return array(c.spec["data"][0]["z"]).astype(np.float64)
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, targets: list[tuple[Any, str]]) -> dict[str, int]:
+    """Count the calls of ``module.<name>`` for each ``(module, name)`` (the figures behind the cached charts),
+    from now on: the real function still runs."""
+    counts = {name: 0 for _, name in targets}
+    for module, name in targets:
+        real = getattr(module, name)
+
+        def counted(*a, _real=real, _name=name, **k):
+            counts[_name] += 1
+            return _real(*a, **k)
+
+        monkeypatch.setattr(module, name, counted)
+    return counts
 
 
 @pytest.fixture(scope="module")

@@ -22,10 +22,13 @@ from posviz.ui.settings import params_of
 from .conftest import (
     array,
     assert_healthy,
+    change,
     chart,
     charts,
+    count_calls,
     errors,
     has_widget,
+    heatmap_z,
     open_code,
     open_cope,
     value_of,
@@ -43,17 +46,6 @@ FIGURES += ("cope_counting",)
 @pytest.fixture(scope="module")
 def cope_default():
     return open_cope()
-
-
-def heatmap_z(c) -> np.ndarray:
-    return array(c.spec["data"][0]["z"]).astype(np.float64)
-
-
-def change(at, key: str, value):
-    widget(at, key).set_value(value).run()
-    assert_healthy(at)
-    assert value_of(at, key) == value
-    return at
 
 
 # --- the default view ----------------------------------------------------------------------------
@@ -294,16 +286,8 @@ def count_builds(monkeypatch) -> dict[str, int]:
     """How many times each figure of the main sections is built, from now on."""
     from posviz.figures import cope as fig
 
-    counts = dict.fromkeys(("gates", "positions", "interpolation", "position_logits", "attention", "counting"), 0)
-    for name in counts:
-        real = getattr(fig, f"{name}_figure")
-
-        def counted(*a, _real=real, _name=name, **k):
-            counts[_name] += 1
-            return _real(*a, **k)
-
-        monkeypatch.setattr(fig, f"{name}_figure", counted)
-    return counts
+    names = ("gates", "positions", "interpolation", "position_logits", "attention", "counting")
+    return count_calls(monkeypatch, [(fig, f"{name}_figure") for name in names])
 
 
 def test_moving_the_inspected_pair_rebuilds_only_its_figures(monkeypatch):
@@ -312,9 +296,9 @@ def test_moving_the_inspected_pair_rebuilds_only_its_figures(monkeypatch):
     at = open_cope(mode="random")
     assert set(counts.values()) == {1}
     change(at, "key", 3)
-    assert counts == {**dict.fromkeys(counts, 1), "interpolation": 2}
+    assert counts == {**dict.fromkeys(counts, 1), "interpolation_figure": 2}
     change(at, "query", 10)
-    assert counts == {**dict.fromkeys(counts, 1), "interpolation": 3, "counting": 2}
+    assert counts == {**dict.fromkeys(counts, 1), "interpolation_figure": 3, "counting_figure": 2}
     assert chart(at, "cope_interpolation").title.startswith("Query i = 10, key j = 5")  # key back to i // 2
 
 

@@ -14,7 +14,7 @@ from posviz.schemes import PAGES, SCHEMES
 from posviz.ui.params import Param
 from posviz.ui.settings import params_of
 
-from .conftest import charts, open_page, settings_classes, widget
+from .conftest import charts, count_calls, open_page, settings_classes, widget
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
@@ -91,15 +91,7 @@ def test_a_cached_view_equals_a_fresh_one(monkeypatch):
 def test_moving_head_rebuilds_only_the_heads_figures(monkeypatch):
     from posviz.figures import t5 as fig
 
-    counts = {"bucket_figure": 0, "bias_figure": 0, "bias_grid_figure": 0}
-    for name in counts:
-        real = getattr(fig, name)
-
-        def counted(*a, _real=real, _name=name, **k):
-            counts[_name] += 1
-            return _real(*a, **k)
-
-        monkeypatch.setattr(fig, name, counted)
+    counts = count_calls(monkeypatch, [(fig, n) for n in ("bucket_figure", "bias_figure", "bias_grid_figure")])
     st.cache_resource.clear()
     at = open_page("pages/t5.py", q_len="48", k_len="48")
     assert counts == {"bucket_figure": 1, "bias_figure": 1, "bias_grid_figure": 1}

@@ -14,7 +14,19 @@ from posviz.ui.rope.params import METHOD_CONTROLS
 from posviz.ui.rope.settings import RopeSettings
 from posviz.ui.settings import params_of
 
-from .conftest import array, assert_healthy, chart, charts, errors, has_widget, open_rope, value_of, warnings, widget
+from .conftest import (
+    array,
+    assert_healthy,
+    chart,
+    charts,
+    count_calls,
+    errors,
+    has_widget,
+    open_rope,
+    value_of,
+    warnings,
+    widget,
+)
 
 MAX_CHART_CHARS = 600_000
 CHARTS = 10
@@ -129,15 +141,7 @@ def test_a_change_rebuilds_only_the_figures_that_depend_on_it(monkeypatch):
     from posviz.figures import rope as fig
 
     names = ("rotation_matrix_figure", "pair_circles_figure", "shift_figure", "score_matrix_figure", "decay_figure")
-    counts = dict.fromkeys(names, 0)
-    for name in names:
-        real = getattr(fig, name)
-
-        def counted(*a, _real=real, _name=name, **k):
-            counts[_name] += 1
-            return _real(*a, **k)
-
-        monkeypatch.setattr(fig, name, counted)
+    counts = count_calls(monkeypatch, [(fig, n) for n in names])
     st.cache_resource.clear()
     at = open_rope(dim="16")
     assert list(counts.values()) == [1, 1, 1, 1, 1]

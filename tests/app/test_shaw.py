@@ -11,15 +11,16 @@ from posviz.ui.shaw.settings import TOY_MAX_LEN, ShawSettings
 from .conftest import (
     array,
     assert_healthy,
+    change,
     chart,
     charts,
+    count_calls,
     errors,
     has_widget,
     open_code,
     open_shaw,
     value_of,
     warnings,
-    widget,
 )
 
 DEFAULTS = ShawSettings()
@@ -30,13 +31,6 @@ MAX_CHART_CHARS = 1_200_000
 @pytest.fixture(scope="module")
 def shaw_default():
     return open_shaw()
-
-
-def change(at, key, value):
-    widget(at, key).set_value(value).run()
-    assert_healthy(at)
-    assert value_of(at, key) == value
-    return at
 
 
 def assert_complete(at):
@@ -140,20 +134,6 @@ def test_lecture_mode_enlarges_every_chart():
     at = open_shaw(lecture="true")
     assert_complete(at)
     assert {c.spec["layout"]["font"]["size"] for c in charts(at)} == {20}
-
-
-def count_calls(monkeypatch, targets) -> dict[str, int]:
-    """Count the calls of ``module.<name>`` for each ``(module, name)`` (the figures behind the cached charts)."""
-    counts = {name: 0 for _, name in targets}
-    for module, name in targets:
-        real = getattr(module, name)
-
-        def counted(*a, _real=real, _name=name, **k):
-            counts[_name] += 1
-            return _real(*a, **k)
-
-        monkeypatch.setattr(module, name, counted)
-    return counts
 
 
 def test_a_control_rebuilds_only_the_figures_that_depend_on_it(monkeypatch):

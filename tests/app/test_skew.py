@@ -10,7 +10,18 @@ from posviz.encodings.skew import VARIANTS
 from posviz.figures.skew import step_titles
 from posviz.ui.skew.settings import MAX_SEQ_LEN, SkewSettings
 
-from .conftest import array, assert_healthy, chart, charts, has_widget, open_skew, value_of, warnings, widget
+from .conftest import (
+    array,
+    assert_healthy,
+    chart,
+    charts,
+    count_calls,
+    has_widget,
+    open_skew,
+    value_of,
+    warnings,
+    widget,
+)
 
 DEFAULTS = SkewSettings()
 
@@ -135,15 +146,8 @@ def test_colour_rebuilds_only_the_coloured_figures(monkeypatch):
     from posviz.figures import skew as fig
     from posviz.ui.skew import charts as skew_charts
 
-    counts = {"skew_step_figure": 0, "skew_animation_figure": 0, "skew_check_figure": 0, "bytes_figure": 0}
-    for module, name in [(fig, n) for n in list(counts)[:3]] + [(skew_charts, "bytes_figure")]:
-        real = getattr(module, name)
-
-        def counted(*a, _real=real, _name=name, **k):
-            counts[_name] += 1
-            return _real(*a, **k)
-
-        monkeypatch.setattr(module, name, counted)
+    names = ("skew_step_figure", "skew_animation_figure", "skew_check_figure")
+    counts = count_calls(monkeypatch, [(fig, n) for n in names] + [(skew_charts, "bytes_figure")])
     st.cache_resource.clear()
     at = open_skew(step="5", seq_len="10")
     assert_complete(at)

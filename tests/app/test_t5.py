@@ -19,10 +19,12 @@ from posviz.ui.t5.settings import T5Settings
 from .conftest import (
     array,
     assert_healthy,
+    change,
     chart,
     charts,
     errors,
     has_widget,
+    heatmap_z,
     open_code,
     open_t5,
     value_of,
@@ -34,18 +36,6 @@ HEATMAP_X = {"key position j", "key j"}  # single heatmaps, small multiples
 HEATMAP_Y = {"query position i", "query i"}
 MAX_CHART_CHARS = 1_200_000
 TABLE_NAME = "encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"
-
-
-def change(at, key: str, value):
-    """Move one control as a user would, rerun, and check the page survived."""
-    widget(at, key).set_value(value).run()
-    assert_healthy(at)
-    assert value_of(at, key) == value
-    return at
-
-
-def heatmap_z(c) -> np.ndarray:
-    return array(c.spec["data"][0]["z"]).astype(np.float64)
 
 
 T5_KEYS = ("lecture", "q_len", "k_len", "align", "num_buckets", "max_distance", "bidirectional")

@@ -9,18 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from tools import procs  # the tools' server: one way to start, wait for and stop streamlit
 from tools.browser import CHROMIUM_ARGS  # one launch list for the tools and the tests
 
 REPO = Path(__file__).resolve().parents[2]
@@ -43,20 +39,6 @@ def unavailable(reason: str) -> None:
     pytest.skip(f"browser tests skipped: {reason} (set POSVIZ_REQUIRE_BROWSER=1 to make this an error)")
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _health(url: str) -> str | None:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.read().decode("utf-8", "replace").strip()
-    except (urllib.error.URLError, OSError):
-        return None
-
-
 def _tail(path: Path, lines: int = 40) -> str:
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
@@ -66,71 +48,42 @@ def _tail(path: Path, lines: int = 40) -> str:
 
 @dataclass
 class Server:
-    """A running ``streamlit run app.py``: its base URL and its log files."""
+    """A running ``streamlit run app.py``: its base URL and its log (stdout and stderr)."""
 
     url: str
     port: int
     process: subprocess.Popen
-    stderr_log: Path
-    stdout_log: Path
+    log: Path
 
 
 @contextlib.contextmanager
 def streamlit_server(
     name: str = "streamlit", script: str = "app.py", env: dict[str, str] | None = None
 ) -> Iterator[Server]:
-    """Start ``streamlit run <script>`` (app.py; serve.py is the container's) on a free port, wait for health."""
+    """Start ``streamlit run <script>`` (app.py; serve.py is the container's) on a free port, wait for health.
+
+    The server is :mod:`tools.procs`'s, the one the measuring tools start; a server that exits or does not
+    answer in time fails the test with the end of its log.
+    """
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
-    stderr_log = ARTIFACTS / f"{name}.stderr.log"
-    stdout_log = ARTIFACTS / f"{name}.stdout.log"
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        script,
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--server.headless",
-        "true",
-        "--browser.gatherUsageStats",
-        "false",
-    ]
-    env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
-    with open(stderr_log, "wb") as err, open(stdout_log, "wb") as out:
-        process = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env)
+    port = procs.free_port()
+    log = ARTIFACTS / f"{name}.log"
+    process = procs.start_server(
+        port,
+        log_path=log,
+        extra_args=["--browser.gatherUsageStats=false"],
+        env={"PYTHONUNBUFFERED": "1", **(env or {})},
+        script=script,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + HEALTH_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                pytest.fail(
-                    f"streamlit exited with code {process.returncode} before answering; "
-                    f"stderr ({stderr_log}):\n{_tail(stderr_log)}",
-                    pytrace=False,
-                )
-            if _health(f"{url}/_stcore/health") == "ok":
-                break
-            if time.monotonic() > deadline:
-                pytest.fail(
-                    f"streamlit did not answer {url}/_stcore/health within {HEALTH_TIMEOUT_S:.0f} s; "
-                    f"stderr ({stderr_log}):\n{_tail(stderr_log)}",
-                    pytrace=False,
-                )
-            with contextlib.suppress(subprocess.TimeoutExpired):  # until the next poll, or until it exits
-                process.wait(timeout=0.25)
-        yield Server(url=url, port=port, process=process, stderr_log=stderr_log, stdout_log=stdout_log)
+        try:
+            procs.wait_healthy(url, HEALTH_TIMEOUT_S, process)
+        except RuntimeError as err:
+            pytest.fail(f"streamlit: {err}; its log ({log}):\n{_tail(log)}", pytrace=False)
+        yield Server(url=url, port=port, process=process, log=log)
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        procs.stop_server(process)
 
 
 @pytest.fixture(scope="session")

@@ -61,6 +61,22 @@ def hf_rope_index(model, types_, images, videos, *, merge, tps, seconds):
     return ids[:, 0]  # (3, seq)
 
 
+def assert_ids_equal_transformers(model, types_, images, videos, *, merge, tps, seconds) -> None:
+    """Our (3, seq) ids for one sequence are transformers' to the last id; ``seconds``: per video, or None."""
+    ours = mrope_position_ids(
+        torch.tensor(types_),
+        images,
+        videos,
+        model=model,
+        spatial_merge_size=merge,
+        tokens_per_second=tps,
+        seconds_per_grid=() if seconds is None else seconds,
+    )
+    ref = hf_rope_index(model, types_, images, videos, merge=merge, tps=tps, seconds=seconds)
+    assert ours.dtype == torch.long and ours.shape == (3, len(types_))
+    assert torch.equal(ours, ref), (model, merge, types_, images, videos, tps, seconds)
+
+
 def random_sequence(rng: random.Random, model: str, merge: int):
     """Text, images and videos in random order; Qwen3-VL videos one run per frame with text between."""
     types_, images, videos = [0] * rng.randint(0, 3), [], []
@@ -96,18 +112,7 @@ def test_ids_equal_transformers_on_random_sequences(model, merge):
         seconds = None
         if videos and rng.random() < 0.7:
             seconds = torch.tensor([rng.choice((0.5, 1.0, 2.0, 1 / 3, 0.1)) for _ in videos], dtype=torch.float32)
-        ours = mrope_position_ids(
-            torch.tensor(types_),
-            images,
-            videos,
-            model=model,
-            spatial_merge_size=merge,
-            tokens_per_second=tps,
-            seconds_per_grid=() if seconds is None else seconds,
-        )
-        ref = hf_rope_index(model, types_, images, videos, merge=merge, tps=tps, seconds=seconds)
-        assert ours.dtype == torch.long and ours.shape == (3, len(types_))
-        assert torch.equal(ours, ref), (model, merge, types_, images, videos, tps, seconds)
+        assert_ids_equal_transformers(model, types_, images, videos, merge=merge, tps=tps, seconds=seconds)
 
 
 @settings(max_examples=100, deadline=None)
@@ -121,16 +126,7 @@ def test_ids_equal_transformers_on_random_sequences(model, merge):
 def test_ids_equal_transformers_property(seed, model, merge, tps, seconds):
     types_, images, videos = random_sequence(random.Random(seed), model, merge)
     per_video = torch.full((len(videos),), seconds, dtype=torch.float32) if videos else None
-    ours = mrope_position_ids(
-        torch.tensor(types_),
-        images,
-        videos,
-        model=model,
-        spatial_merge_size=merge,
-        tokens_per_second=tps,
-        seconds_per_grid=() if per_video is None else per_video,
-    )
-    assert torch.equal(ours, hf_rope_index(model, types_, images, videos, merge=merge, tps=tps, seconds=per_video))
+    assert_ids_equal_transformers(model, types_, images, videos, merge=merge, tps=tps, seconds=per_video)
 
 
 def test_text_resumes_after_the_larger_side_and_a_long_video_overlaps_it():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -59,11 +60,17 @@ def custom_list(s):
     return None if c is None else c.tolist()
 
 
+def view_and_snippet(s: CopeSettings, view_fn, part: str, rows_of) -> tuple[Any, dict]:
+    """The page's view (computed afresh) and what ``part``'s snippet defines when it runs at the stride of
+    the rows that view shows (``rows_of(view)``)."""
+    view = uncached(view_fn)(*args(s))
+    return view, run(cope_snippet(s, part=part, stride=stride(rows_of(view)), custom=custom_list(s)))
+
+
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_matrices_snippet(name):
     s = SETTINGS[name]
-    view = uncached(ui.cope_view)(*args(s))
-    ns = run(cope_snippet(s, part="matrices", stride=stride(view.q_pos), custom=custom_list(s)))
+    view, ns = view_and_snippet(s, ui.cope_view, "matrices", lambda v: v.q_pos)
     cols = ns["cols"]
     np.testing.assert_array_equal(ns["rows"].numpy(), view.q_pos)
     np.testing.assert_array_equal(ns["gates"][:, cols].numpy(), view.gates)
@@ -74,9 +81,7 @@ def test_matrices_snippet(name):
 
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_attention_snippet(name):
-    s = SETTINGS[name]
-    view = uncached(ui.cope_view)(*args(s))
-    ns = run(cope_snippet(s, part="attention", stride=stride(view.attn_q), custom=custom_list(s)))
+    view, ns = view_and_snippet(SETTINGS[name], ui.cope_view, "attention", lambda v: v.attn_q)
     for key, got in zip(("weights_none", "weights_relative", "weights_cope"), view.attention, strict=True):
         np.testing.assert_allclose(ns[key].numpy(), got, rtol=1e-5, atol=1e-7)
 
@@ -98,9 +103,7 @@ def test_row_snippet(name):
 
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_pitfall_snippet(name):
-    s = SETTINGS[name]
-    pv = uncached(ui.pitfall_view)(*args(s))
-    ns = run(cope_snippet(s, part="pitfall", stride=stride(pv.pos), custom=custom_list(s)))
+    pv, ns = view_and_snippet(SETTINGS[name], ui.pitfall_view, "pitfall", lambda v: v.pos)
     cols = ns["cols"]
     np.testing.assert_array_equal(ns["pos"][:, cols].numpy(), pv.right)
     np.testing.assert_allclose(ns["pos_wrong"][:, cols].numpy(), pv.wrong, rtol=1e-6, atol=1e-6)

@@ -1,19 +1,21 @@
 """/compare, /vision and /models: each figure carries its CSV (posviz.ui.cache.Chart), and that CSV
-is byte for byte what the page built in its own ``csv=lambda: ...`` before the figures carried it.
+holds the arrays of the view the figure is drawn from.
 
-Each "old" expression below is the page's former one, computed from the same view arrays.
+Each CSV is parsed back (pandas) and its columns are checked by name and by value against the view's
+arrays (``posviz.ui.*.views``), not against a second copy of the code that writes it.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from posviz.encodings.models import CONFIG_DIR
-from posviz.ui.exports import columns_csv, panels_csv
 from posviz.ui.settings import project
 
 with warnings.catch_warnings():
@@ -26,10 +28,32 @@ def csv_of(chart) -> str:
     return chart.csv()
 
 
+def frame_of(chart, columns: list[str]) -> pd.DataFrame:
+    """The chart's CSV parsed back; its header must be ``columns``, in that order."""
+    frame = pd.read_csv(io.StringIO(csv_of(chart)), keep_default_na=False, na_values=[""])
+    assert list(frame.columns) == columns
+    return frame
+
+
+def assert_column(frame: pd.DataFrame, name: str, values) -> None:
+    """The column holds ``values`` exactly, read back at their own dtype (a float32 array's text is its
+    shortest float32 form); NaN where the array has NaN."""
+    values = np.asarray(values)
+    assert len(frame) == len(values), name
+    np.testing.assert_array_equal(frame[name].to_numpy().astype(values.dtype), values, err_msg=name)
+
+
+def assert_grid(frame: pd.DataFrame, name: str, matrix, q_pos, k_pos) -> None:
+    """A (query, key) matrix flattened to one row per pair: pivoted back, it is ``matrix``."""
+    grid = frame.pivot(index="query i", columns="key j", values=name)
+    assert list(grid.index) == list(q_pos) and list(grid.columns) == list(k_pos), name
+    np.testing.assert_array_equal(grid.to_numpy().astype(np.asarray(matrix).dtype), matrix, err_msg=name)
+
+
 # ---------------------------------------------------------------- /compare
 
 
-def test_compare_charts_carry_the_pages_former_csvs():
+def test_compare_chart_csvs_hold_the_views_arrays():
     from posviz.ui.compare import charts
     from posviz.ui.compare.settings import CompareSettings
     from posviz.ui.compare.views import compare_view
@@ -37,84 +61,39 @@ def test_compare_charts_carry_the_pages_former_csvs():
     s = CompareSettings()
     v = compare_view(s)
     names, pos = list(v.names), v.positions
+    assert len(names) >= 2 and len(set(names)) == len(names)
+    np.testing.assert_array_equal(pos, np.arange(len(pos)))  # the last query i is len - 1
     last = len(pos) - 1
-    old = {
-        charts.term_profile: columns_csv(
-            {"key j": pos, "distance i - j": last - pos, **dict(zip(names, v.terms[:, last], strict=True))}
-        ),
-        charts.term_grid: panels_csv(dict(zip(names, v.terms, strict=True)), pos, pos),
-        charts.attention_grid: panels_csv(dict(zip(names, v.weights, strict=True)), pos, pos),
-        charts.attention_row: columns_csv({"key j": pos, **dict(zip(names, v.weights[:, last], strict=True))}),
-    }
-    for fn, want in old.items():
-        for lecture in (False, True):
-            assert csv_of(fn.uncached(s, lecture)) == want, fn.__name__
-        assert csv_of(fn(s, False)) == want, fn.__name__  # through the cache: the text remembered
-    assert len(set(old.values())) == len(old)  # four different CSVs
+    texts = {}
+    for fn in (charts.term_profile, charts.term_grid, charts.attention_grid, charts.attention_row):
+        texts[fn] = csv_of(fn.uncached(s, False))
+        assert csv_of(fn.uncached(s, True)) == texts[fn], fn.__name__  # lecture mode: the same data
+        assert csv_of(fn(s, False)) == texts[fn], fn.__name__  # through the cache: the text remembered
+    assert len(set(texts.values())) == len(texts)  # four different CSVs
+
+    profile = frame_of(charts.term_profile.uncached(s, False), ["key j", "distance i - j", *names])
+    assert_column(profile, "key j", pos)
+    assert_column(profile, "distance i - j", pos[::-1])  # the last query: i - j runs down to 0
+    row = frame_of(charts.attention_row.uncached(s, False), ["key j", *names])
+    assert_column(row, "key j", pos)
+    for n, name in enumerate(names):
+        assert_column(profile, name, v.terms[n][last])
+        assert_column(row, name, v.weights[n][last])
+    for fn, matrices in ((charts.term_grid, v.terms), (charts.attention_grid, v.weights)):
+        grid = frame_of(fn.uncached(s, False), ["query i", "key j", "r = j - i", *names])
+        assert len(grid) == len(pos) ** 2
+        assert_column(grid, "r = j - i", grid["key j"] - grid["query i"])
+        for name, matrix in zip(names, matrices, strict=True):
+            assert_grid(grid, name, matrix, pos, pos)
 
 
 # ---------------------------------------------------------------- /vision
 
 
-def _old_vision_columns(s) -> dict[str, dict]:
-    """The columns each /vision chart function returned beside its figure, for the page's columns_csv."""
-    from posviz.ui.vision.settings import OffsetKey, SequenceKey
-    from posviz.ui.vision.views import offset_view, pairs_view, sequence_view, split_view, time_view
-
-    sk, ok = project(s, SequenceKey), project(s, OffsetKey)
-    v = sequence_view(sk)
-    kinds = np.empty(len(v.types), dtype=object)
-    for b in v.blocks:
-        kinds[b.start : b.stop] = b.kind
-    sequence = {
-        "token": np.arange(len(v.types)),
-        "kind": kinds,
-        "mm_token_type_id": v.types,
-        "t": v.ids[0],
-        "h": v.ids[1],
-        "w": v.ids[2],
-        "t original": v.original[0],
-        "h original": v.original[1],
-        "w original": v.original[2],
-    }
-    p = pairs_view(s.vl_model)
-    names = np.array(["t", "h", "w"])
-    pairs = {
-        "pair k": np.arange(len(p.wavelength)),
-        "wavelength (tokens)": p.wavelength,
-        "blocks axis": names[p.blocks],
-        "interleaved axis": names[p.interleaved],
-    }
-    t = time_view(sk)
-    time = {
-        "temporal patch": t.frames,
-        "start (s)": t.seconds,
-        "time id, frame index": t.frame_ids,
-        "time id, seconds": t.second_ids,
-    }
-    o = offset_view(ok)
-    dh, dw = np.meshgrid(np.arange(-(o.height - 1), o.height), np.arange(-(o.width - 1), o.width), indexing="ij")
-    offsets = {
-        "dh": dh.ravel(),
-        "dw": dw.ravel(),
-        f"score, query ({ok.q_row}, {ok.q_col})": o.chosen.ravel(),
-        f"score, query {o.other_patch}": o.other.ravel(),
-    }
-    sp = split_view()
-    split = {
-        "encoder": np.concatenate([[n] * len(a) for n, a in zip(sp.names, sp.axis, strict=True)]),
-        "pair k": np.concatenate([np.arange(len(a)) for a in sp.axis]),
-        "axis": np.concatenate([np.array(["row", "column"])[a] for a in sp.axis]),
-        "wavelength (patches)": np.concatenate(sp.wavelength),
-        "channel a": np.concatenate([c[:, 0] for c in sp.channels]),
-        "channel b": np.concatenate([c[:, 1] for c in sp.channels]),
-    }
-    return {"grid": sequence, "sequence": sequence, "pairs": pairs, "time": time, "offsets": offsets, "split": split}
-
-
-def test_vision_charts_carry_the_pages_former_csvs():
+def test_vision_chart_csvs_hold_the_views_arrays():
     from posviz.ui.vision import charts
     from posviz.ui.vision.settings import OffsetKey, SequenceKey, VisionSettings
+    from posviz.ui.vision.views import offset_view, pairs_view, sequence_view, split_view, time_view
 
     s = VisionSettings()
     sk, ok = project(s, SequenceKey), project(s, OffsetKey)
@@ -127,12 +106,57 @@ def test_vision_charts_carry_the_pages_former_csvs():
         "offsets": (charts.offsets, (ok,)),
         "split": (charts.split, ()),
     }
-    old = _old_vision_columns(s)
-    assert set(old) == set(calls)
+    built = {name: fn.uncached(*args, False) for name, (fn, args) in calls.items()}
     for name, (fn, args) in calls.items():
-        want = columns_csv(old[name])
-        assert csv_of(fn.uncached(*args, False)) == want, name
-        assert csv_of(fn(*args, False)) == want, name
+        assert csv_of(fn(*args, False)) == csv_of(built[name]), name  # through the cache: the same text
+
+    v = sequence_view(sk)
+    ids = ["t", "h", "w"]
+    original = [f"{a} original" for a in ids]
+    assert csv_of(built["grid"]) == csv_of(built["sequence"])  # the grid's data is the whole sequence
+    sequence = frame_of(built["sequence"], ["token", "kind", "mm_token_type_id", *ids, *original])
+    assert_column(sequence, "token", np.arange(len(v.types)))
+    assert_column(sequence, "mm_token_type_id", v.types)
+    for a, (name, old) in enumerate(zip(ids, original, strict=True)):
+        assert_column(sequence, name, v.ids[a])
+        assert_column(sequence, old, v.original[a])
+    assert sum(b.stop - b.start for b in v.blocks) == len(sequence)  # the blocks cover every token
+    for b in v.blocks:
+        assert set(sequence["kind"].iloc[b.start : b.stop]) == {b.kind}, b
+
+    p = pairs_view(s.vl_model)
+    pairs = frame_of(built["pairs"], ["pair k", "wavelength (tokens)", "blocks axis", "interleaved axis"])
+    assert_column(pairs, "pair k", np.arange(len(p.wavelength)))
+    assert_column(pairs, "wavelength (tokens)", p.wavelength)
+    axis_of = {name: a for a, name in enumerate(ids)}
+    np.testing.assert_array_equal(pairs["blocks axis"].map(axis_of), p.blocks)
+    np.testing.assert_array_equal(pairs["interleaved axis"].map(axis_of), p.interleaved)
+
+    t = time_view(sk)
+    time = frame_of(built["time"], ["temporal patch", "start (s)", "time id, frame index", "time id, seconds"])
+    for name, values in zip(time.columns, (t.frames, t.seconds, t.frame_ids, t.second_ids), strict=True):
+        assert_column(time, name, values)
+
+    o = offset_view(ok)
+    chosen, other = f"score, query ({ok.q_row}, {ok.q_col})", f"score, query {o.other_patch}"
+    offsets = frame_of(built["offsets"], ["dh", "dw", chosen, other])
+    for name, matrix in ((chosen, o.chosen), (other, o.other)):
+        grid = offsets.pivot(index="dh", columns="dw", values=name)
+        assert list(grid.index) == list(range(-(o.height - 1), o.height))
+        assert list(grid.columns) == list(range(-(o.width - 1), o.width))
+        np.testing.assert_array_equal(grid.to_numpy().astype(matrix.dtype), matrix, err_msg=name)
+
+    sp = split_view()
+    split = frame_of(built["split"], ["encoder", "pair k", "axis", "wavelength (patches)", "channel a", "channel b"])
+    assert list(dict.fromkeys(split["encoder"])) == list(sp.names)
+    assert len(split) == sum(len(a) for a in sp.axis)
+    for name, axis, wavelength, channels in zip(sp.names, sp.axis, sp.wavelength, sp.channels, strict=True):
+        rows = split[split["encoder"] == name]
+        assert_column(rows, "pair k", np.arange(len(axis)))
+        np.testing.assert_array_equal(rows["axis"].map({"row": 0, "column": 1}), axis, err_msg=name)
+        assert_column(rows, "wavelength (patches)", wavelength)
+        assert_column(rows, "channel a", channels[:, 0])
+        assert_column(rows, "channel b", channels[:, 1])
 
 
 # ---------------------------------------------------------------- /models
@@ -142,15 +166,20 @@ def _shipped(slug: str) -> bytes:
     return (CONFIG_DIR / f"{slug}.json").read_bytes()
 
 
-def _old_family_csv(slug: str, upload: bytes | None) -> str:
-    """The page's former ``family_csv``: T5's buckets if the model has them, else ALiBi's slopes."""
+def assert_family_csv(chart, slug: str, upload: bytes | None) -> None:
+    """The family figure's CSV: T5's bucket of each distance if the model has them, else ALiBi's slope per head."""
     from posviz.ui.models.views import alibi_view, t5_view
 
     t5 = t5_view(slug, upload)
     if t5 is not None:
-        return columns_csv({"r = j - i": t5.r, "bucket": t5.bucket})
+        frame = frame_of(chart, ["r = j - i", "bucket"])
+        assert_column(frame, "r = j - i", t5.r)
+        assert_column(frame, "bucket", t5.bucket)
+        return
     v = alibi_view(slug, upload)
-    return columns_csv({"head": np.arange(1, len(v.slopes) + 1), "slope": v.slopes})
+    frame = frame_of(chart, ["head", "slope"])
+    assert_column(frame, "head", np.arange(1, len(v.slopes) + 1))
+    assert_column(frame, "slope", v.slopes)
 
 
 MODELS = {  # settings, upload: the defaults, windowed masks, T5, ALiBi, an uploaded config
@@ -163,7 +192,7 @@ MODELS = {  # settings, upload: the defaults, windowed masks, T5, ALiBi, an uplo
 
 
 @pytest.mark.parametrize("case", list(MODELS))
-def test_models_charts_carry_the_pages_former_csvs(case):
+def test_models_charts_carry_their_csvs(case):
     from posviz.ui.models import charts
     from posviz.ui.models.settings import ModelsSettings
     from posviz.ui.models.sides import sides
@@ -183,14 +212,18 @@ def test_models_charts_carry_the_pages_former_csvs(case):
         pairs.append((charts.masks(mk, near, False, up), charts.mask_csv(mk, near, up)))
     pairs.append((charts.reach(side.reach_key, False, up), charts.reach_csv(side.reach_key, up)))
     mp = side.model.mp
+    family = None
     if mp.t5 is not None:
-        pairs.append((charts.t5_buckets(slug, False, up), _old_family_csv(slug, up)))
+        family = charts.t5_buckets(slug, False, up)
+        pairs.append((family, charts.t5_csv(slug, up)))
     elif mp.alibi is not None:
-        pairs.append((charts.alibi_slopes(slug, False, up), _old_family_csv(slug, up)))
+        family = charts.alibi_slopes(slug, False, up)
+        pairs.append((family, charts.alibi_csv(slug, up)))
     for chart, want in pairs:
         assert csv_of(chart) == want
-    family = {"t5": "r = j - i,bucket\n", "alibi": "head,slope\n"}.get(case)
-    assert family is None or pairs[-1][1].startswith(family)  # the family figure was checked too
+    assert (family is not None) == (case in ("t5", "alibi"))  # the family figure is checked where there is one
+    if family is not None:
+        assert_family_csv(family, slug, up)
 
 
 def test_models_chart_csvs_are_keyed_by_the_uploaded_bytes():

@@ -181,11 +181,16 @@ def test_bucket_snippet_defines_no_bias():
     assert "weights" not in ns
 
 
-def test_snippet_states_the_settings():
-    s = SETTINGS["end_encoder"]
-    code = t5_snippet(s, part="bias")
+def end_encoder_code(part: str) -> str:
+    """The snippet of ``part`` at the ``end_encoder`` settings, checked to state the lengths and the buckets."""
+    code = t5_snippet(SETTINGS["end_encoder"], part=part)
     assert "q_len, k_len, offset = 20, 70, 50" in code
     assert "num_buckets, max_distance, bidirectional = 9, 13, True" in code
+    return code
+
+
+def test_snippet_states_the_settings():
+    code = end_encoder_code("bias")
     assert "heads, scale, seed = 2, -0.75, 0" in code
 
 
@@ -295,10 +300,7 @@ def test_snippet_steps_of_the_seeds_config_by_hand():
 
 
 def test_snippet_steps_states_the_settings_and_draws_nothing_else():
-    s = SETTINGS["end_encoder"]
-    code = t5_snippet(s, part="steps")
-    assert "q_len, k_len, offset = 20, 70, 50" in code
-    assert "num_buckets, max_distance, bidirectional = 9, 13, True" in code
+    code = end_encoder_code("steps")
     assert "(-inf).long() is int64 min" in code
     ns = run(code)
     assert "table" not in ns
