@@ -43,12 +43,12 @@ def test_st_html_only_renders_static_css_and_escaped_code():
     assert calls == {
         "posviz/ui/chrome.py": [
             code,
-            "_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS",
+            '_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS + ("" if lecture else _TABLE_ZOOM)',
         ],
         "posviz/ui/deck/present.py": ['_AUDIENCE_CSS if run.view == "audience" else _DECK_CSS'],
     }
     for path, names in (
-        ("posviz/ui/chrome.py", ("_FIGURE_PLACEHOLDER_CSS", "_CONTRAST_CSS", "_LECTURE_CSS")),
+        ("posviz/ui/chrome.py", ("_FIGURE_PLACEHOLDER_CSS", "_CONTRAST_CSS", "_LECTURE_CSS", "_TABLE_ZOOM")),
         ("posviz/ui/deck/present.py", ("_DECK_CSS", "_AUDIENCE_CSS")),
     ):
         text = (ROOT / path).read_text()

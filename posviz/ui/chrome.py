@@ -92,6 +92,25 @@ html { font-size: 23px; }
 /* Page names wrap instead of being truncated. */
 [data-testid="stSidebarNavLink"] span { white-space: normal; overflow: visible; text-overflow: clip; }
 [data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 20px; }
+/* A table drawn before this style took effect (see _TABLE_ZOOM) is enlarged to the size it would have. */
+[data-testid="stElementContainer"]:has([style*="--gdg-base-font-style: 400 14px"]) {
+  zoom: 1.4375; width: calc(100% / 1.4375) !important;
+}
+</style>"""
+
+# st.dataframe and st.data_editor read the root font size once, when a table is first drawn
+# (the grid's font is 0.875 rem, its row height 2.1875 rem), and never again: a table drawn at
+# one root size keeps it when lecture mode is switched, and a first visit in lecture mode can
+# draw a table in the same React render as the lecture style, before the style is in the DOM
+# (seen under load: 3 of 66 lecture visits). The grid writes the size it was drawn at into
+# its inline style; a table drawn at the other mode's size is zoomed by the ratio of the root
+# sizes (23 / 16 = 1.4375) in the width the page gives it, which draws it exactly as a table
+# drawn at the right size. _LECTURE_CSS holds the rule upwards; _TABLE_ZOOM, sent outside
+# lecture mode, the rule back down. tests/browser/test_lecture_browser.py switches both ways.
+_TABLE_ZOOM = """<style>
+[data-testid="stElementContainer"]:has([style*="--gdg-base-font-style: 400 20.125px"]) {
+  zoom: 0.69565; width: calc(100% / 0.69565) !important;
+}
 </style>"""
 
 
@@ -134,7 +153,8 @@ def lecture_styles() -> None:
     message arrives, ahead of the page's tables. Static CSS, no user text (tests/test_security.py).
     """
     anchors()
-    st.html(_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS)
-    if lecture_mode():
+    lecture = lecture_mode()
+    st.html(_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS + ("" if lecture else _TABLE_ZOOM))
+    if lecture:
         st.set_page_config(initial_sidebar_state="collapsed")
         st.sidebar.markdown(_LECTURE_CSS, unsafe_allow_html=True)

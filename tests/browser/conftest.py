@@ -58,15 +58,16 @@ class Server:
 
 @contextlib.contextmanager
 def streamlit_server(
-    name: str = "streamlit", script: str = "app.py", env: dict[str, str] | None = None
+    name: str = "streamlit", script: str = "app.py", env: dict[str, str] | None = None, port: int | None = None
 ) -> Iterator[Server]:
-    """Start ``streamlit run <script>`` (app.py; serve.py is the container's) on a free port, wait for health.
+    """Start ``streamlit run <script>`` (app.py; serve.py is the container's) on ``port`` (a free one by
+    default), wait for health.
 
     The server is :mod:`tools.procs`'s, the one the measuring tools start; a server that exits or does not
     answer in time fails the test with the end of its log.
     """
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    port = procs.free_port()
+    port = port or procs.free_port()
     log = ARTIFACTS / f"{name}.log"
     process = procs.start_server(
         port,

@@ -36,19 +36,13 @@ def deck_url(browser) -> Iterator[str]:
     import conftest as browser_conftest  # tests/browser/conftest.py: the server fixture's machinery
 
     port = os.environ.get("POSVIZ_TEST_PORT")
-    free_port = browser_conftest._free_port
-    if port:
-        browser_conftest._free_port = lambda: int(port)
-    try:
-        with browser_conftest.streamlit_server("streamlit-deck") as server:
-            context = browser.new_context(viewport=VIEWPORT)
-            page = context.new_page()
-            page.goto(f"{server.url}/", timeout=TIMEOUT_MS)
-            page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
-            context.close()
-            yield server.url
-    finally:
-        browser_conftest._free_port = free_port
+    with browser_conftest.streamlit_server("streamlit-deck", port=int(port) if port else None) as server:
+        context = browser.new_context(viewport=VIEWPORT)
+        page = context.new_page()
+        page.goto(f"{server.url}/", timeout=TIMEOUT_MS)
+        page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+        context.close()
+        yield server.url
 
 
 @pytest.fixture

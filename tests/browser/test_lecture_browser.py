@@ -234,3 +234,41 @@ def test_nothing_is_cut_off_beside_the_open_sidebar(visit, path, size):
     found = problems(v.measures)
     cut = found["overflow"] + found["overlap"]
     assert not cut, f"at {size} with the sidebar open: {cut}"
+
+
+def _table_sizes(page) -> list[float]:
+    return [t["size"] for t in page.evaluate(PROBE_JS)["tables"]]
+
+
+def test_tables_follow_lecture_mode_both_ways(app_url, browser):
+    """A table keeps the root font size it was first drawn at (st.dataframe reads it once): switching
+    lecture mode on must still show it at the body size, and switching it off at the normal size."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(f"{app_url}/", timeout=LOAD_TIMEOUT_MS)
+        _idle(page)
+        page.wait_for_function(
+            "() => document.querySelectorAll('[style*=\"--gdg-base-font-style\"]').length >= 2",
+            timeout=LOAD_TIMEOUT_MS,
+        )
+        normal = _table_sizes(page)
+        assert len(normal) >= 2 and all(abs(s - 14) < 0.5 for s in normal), normal
+
+        page.locator("[data-testid='stSidebar'] label").filter(has_text="Lecture mode").click()
+        page.wait_for_function("() => location.search.includes('lecture=true')", timeout=LOAD_TIMEOUT_MS)
+        _idle(page)
+        wait_steady(page)
+        lecture = _table_sizes(page)
+        body = page.evaluate(PROBE_JS)["body"]
+        assert body >= 20 and all(s + 0.25 >= body for s in lecture), (body, lecture)
+
+        page.locator("[data-testid='stExpandSidebarButton']").click()  # lecture mode collapsed the sidebar
+        page.locator("[data-testid='stSidebar'] label").filter(has_text="Lecture mode").click()
+        page.wait_for_function("() => !location.search.includes('lecture=true')", timeout=LOAD_TIMEOUT_MS)
+        _idle(page)
+        wait_steady(page)
+        back = _table_sizes(page)
+        assert all(abs(s - 14) < 0.5 for s in back), back  # the tables drawn at the lecture size, back down
+    finally:
+        context.close()
