@@ -215,3 +215,19 @@ def test_uploading_a_deck_file_replaces_the_deck_being_written():
     assert not at.exception
     assert [s.title for s in _draft(at).steps] == ["a", "Step 2"]
     assert any("not a posviz page" in w for w in link_notices(at))
+
+
+def test_a_room_unfolds_its_links():
+    """In a room the links are what the presenter came for; the rerun that opens the room may draw the slide
+    anew (a moved room switches page), which would fold them away again. (AppTest keeps its own query
+    parameters across ``st.rerun``, so the room is opened here as the button would, then followed.)"""
+    from posviz.ui.deck.rooms import ROOMS
+
+    at, _ = open_deck("rope", slide="3")
+    (notes,) = [e for e in at.expander if e.label == "Notes and a second window"]
+    assert not notes.proto.expanded and notes.button(key="deck_room")
+    at, _ = open_deck("rope", slide="3", room=ROOMS.open("rope", 3))
+    assert not at.exception
+    (notes,) = [e for e in at.expander if e.label == "Notes and a second window"]
+    assert notes.proto.expanded
+    assert "[notes window](" in "".join(m.value for m in notes.markdown)

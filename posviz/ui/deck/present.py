@@ -242,7 +242,9 @@ def _bar(run: DeckRun) -> None:
         st.warning(notice, icon=":material/link_off:")
     if run.step.anchor:
         st.markdown(f"[Go to the section on this slide](#{run.step.anchor})")
-    with st.expander("Notes and a second window", icon=":material/co_present:"):
+    # Open in a room: its two links are what the presenter came for, and the rerun that opens the
+    # room may draw the slide anew (a moved room switches page), which would fold the expander again.
+    with st.expander("Notes and a second window", icon=":material/co_present:", expanded=run.room is not None):
         _windows(run)
         if run.step.notes:
             st.markdown(run.step.notes)
