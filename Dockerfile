@@ -20,6 +20,7 @@ COPY --chown=user pages ./pages
 COPY --chown=user posviz ./posviz
 COPY --chown=user decks ./decks
 COPY --chown=user .streamlit ./.streamlit
+COPY --chown=user static ./static
 
 # Streamlit serves its JavaScript uncompressed and leaves that to a proxy; this container has none.
 # Its static files are compressed once here (gzip -9 and zstd -19; posviz/static_gzip.py) and

@@ -43,12 +43,12 @@ def test_st_html_only_renders_static_css_and_escaped_code():
     assert calls == {
         "posviz/ui/chrome.py": [
             code,
-            '_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS + ("" if lecture else _TABLE_ZOOM)',
+            '_CODE_CSS + _CONTRAST_CSS + ("" if lecture else _TABLE_ZOOM)',
         ],
         "posviz/ui/deck/present.py": ['_AUDIENCE_CSS if run.view == "audience" else _DECK_CSS'],
     }
     for path, names in (
-        ("posviz/ui/chrome.py", ("_FIGURE_PLACEHOLDER_CSS", "_CONTRAST_CSS", "_LECTURE_CSS", "_TABLE_ZOOM")),
+        ("posviz/ui/chrome.py", ("_CODE_CSS", "_CONTRAST_CSS", "_LECTURE_CSS", "_TABLE_ZOOM")),
         ("posviz/ui/deck/present.py", ("_DECK_CSS", "_AUDIENCE_CSS")),
     ):
         text = (ROOT / path).read_text()
@@ -94,3 +94,27 @@ def test_code_in_the_text_is_escaped(monkeypatch):
     chrome.short_code('x = "<script>alert(1)</script>" & y')
     escaped = "x = &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot; &amp; y"
     assert sent == [f'<pre class="posviz-code"><code>{escaped}</code></pre>']
+
+
+def test_the_only_component_is_the_static_figure_component():
+    """posviz.ui.plot: literal HTML, CSS and JavaScript (no user text), loading one file of this app's own
+    static folder; figures reach it as JSON data, never as markup."""
+    uses = {p.relative_to(ROOT).as_posix() for p in SOURCES if "components.v2" in p.read_text()}
+    assert uses == {"posviz/ui/plot.py"}
+    text = (ROOT / "posviz/ui/plot.py").read_text()
+    assert re.findall(r"components\.v2\.component\((.*)\)", text) == [
+        '"posviz_plot", html=_HTML, css=_CSS, js=_JS, isolate_styles=False'
+    ]
+    for name in ("_JS", "_CSS"):
+        assert re.search(rf'^{name} = """\n', text, flags=re.M), name  # literals, no formatting
+    from posviz.ui import plot
+
+    assert f'const BUNDLE = "{plot.BUNDLE}";' in plot._JS
+    assert (ROOT / "static" / Path(plot.BUNDLE).name).is_file()
+    assert "innerHTML" not in plot._JS and "eval(" not in plot._JS
+    assert (ROOT / "tools" / "static").resolve() == (ROOT / "static").resolve()  # the floor app's static folder
+    assert sorted(p.name for p in (ROOT / "static").iterdir()) == [
+        "plotly-cartesian.LICENSE.txt",
+        "plotly-cartesian.min.js",
+    ]
+    assert tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"]["enableStaticServing"] is True

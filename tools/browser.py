@@ -40,6 +40,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from tools.procs import Variant, cpu_seconds, emit_report, load_average, parse_variant, run_async, variant_server
 from tools.rerun import list_pages
+from tools.session import chart_size
 
 CHROMIUM = "/usr/bin/chromium"
 # Chromium as root on a machine whose network is closed: no sandbox, no background fetches.
@@ -91,7 +92,7 @@ def charts_in(frame: dict[str, Any], state: dict[str, int]) -> None:
     if kind == "new_session":
         state["charts"] = 0
     elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
-        state["charts"] += msg.delta.new_element.WhichOneof("type") == "plotly_chart"
+        state["charts"] += chart_size(msg.delta.new_element) is not None
 
 
 def settled_at(log: list[list[Any]], expected: int, column: int) -> float | None:

@@ -4,6 +4,8 @@
 tools/floor_app.py`` from the checkout under test), so each chart page and its floor come
 from the same server process. It runs the checkout's own ``app.py`` unchanged, adding
 the floor page to its navigation; relative page paths resolve against the checkout.
+Streamlit serves ``/app/static/`` from the main script's folder: ``tools/static`` is a link to
+the checkout's ``static/`` (Plotly's bundle, :mod:`posviz.ui.plot`).
 
 ``POSVIZ_FLOOR_WITHOUT=part+part`` (a ``--variant LABEL:env:POSVIZ_FLOOR_WITHOUT=...``) draws the
 pages without some of what they show, to find where a page's time over its floor goes:

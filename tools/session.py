@@ -24,6 +24,17 @@ SKIP_KEYS = frozenset({"lecture"})  # the teacher's switch, not a student's
 DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 
 
+def chart_size(element: Any) -> int | None:
+    """Bytes of the figure an ``Element`` proto draws, or None when it draws none: posviz's own
+    ``posviz_plot`` component (:mod:`posviz.ui.plot`) or an ``st.plotly_chart`` (the floor's)."""
+    kind = element.WhichOneof("type")
+    if kind == "plotly_chart":
+        return len(element.plotly_chart.spec)
+    if kind == "bidi_component" and element.bidi_component.component_name == "posviz_plot":
+        return len(element.bidi_component.bytes)
+    return None
+
+
 class SessionError(Exception):
     """Something a student would see as a broken page: no connection, a timeout, a failed run."""
 
@@ -109,8 +120,9 @@ class Session:
         element = delta.new_element
         if element.WhichOneof("type") == "exception":
             return ("exception", f"{element.exception.type}: {element.exception.message}"[:300])
-        if element.WhichOneof("type") == "plotly_chart":
-            return ("chart", len(element.plotly_chart.spec))
+        size = chart_size(element)
+        if size is not None:
+            return ("chart", size)
         widget = widget_of(element, delta.fragment_id)
         return ("widget", widget) if widget else None
 

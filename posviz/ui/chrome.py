@@ -114,21 +114,12 @@ _TABLE_ZOOM = """<style>
 </style>"""
 
 
-# Code in the text (short_code) looks like st.code, in the font Streamlit serves. Every figure (its element
-# key starts with "fig_", posviz.ui.exports.show_figure): until Plotly's code
-# has loaded and drawn it, Streamlit shows a 40 px skeleton; this one holds the figure's place (no jump
-# when it arrives) and says what is coming. Static CSS, no user text.
-_FIGURE_PLACEHOLDER_CSS = """<style>
+# Code in the text (short_code) looks like st.code, in the font Streamlit serves. (Each figure holds its
+# place until Plotly has drawn it: posviz.ui.plot.) Static CSS, no user text.
+_CODE_CSS = """<style>
 pre.posviz-code {
   background: #f0f2f6; border-radius: 0.5rem; padding: 0.75rem 1rem; margin: 0 0 1rem 0; overflow-x: auto;
   font-family: "Source Code Pro", monospace; font-size: 0.875rem; line-height: 1.5; color: #31333f;
-}
-[class*="st-key-fig_"] [data-testid="stSkeleton"] {
-  height: 420px; display: flex; align-items: center; justify-content: center;
-  background: #f3f4f6; border: 1px dashed #c3c7cf; border-radius: 6px;
-}
-[class*="st-key-fig_"] [data-testid="stSkeleton"]::after {
-  content: "Drawing the figure…"; color: #4b5563; font-size: 1rem;
 }
 </style>"""
 
@@ -141,7 +132,7 @@ _CONTRAST_CSS = """<style>
 
 
 def lecture_styles() -> None:
-    """Figure placeholders; in lecture mode also larger text and the sidebar collapsed on a new visit.
+    """The code style and caption contrast; in lecture mode also larger text and the sidebar collapsed on a new visit.
 
     (Figures enlarge themselves in lecture mode.) Also: links open at their #anchor (posviz.ui.sections).
 
@@ -154,7 +145,7 @@ def lecture_styles() -> None:
     """
     anchors()
     lecture = lecture_mode()
-    st.html(_FIGURE_PLACEHOLDER_CSS + _CONTRAST_CSS + ("" if lecture else _TABLE_ZOOM))
+    st.html(_CODE_CSS + _CONTRAST_CSS + ("" if lecture else _TABLE_ZOOM))
     if lecture:
         st.set_page_config(initial_sidebar_state="collapsed")
         st.sidebar.markdown(_LECTURE_CSS, unsafe_allow_html=True)

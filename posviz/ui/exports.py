@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from posviz.ui.cache import Chart
+from posviz.ui.plot import plot
 
 
 def plotly_config(name: str) -> dict:
@@ -79,8 +80,7 @@ def show_figure(
     """
     if isinstance(fig, Chart):
         fig, csv = fig.figure, csv or fig.csv
-    select = {} if on_select is None else dict(on_select=on_select, selection_mode="box")
-    st.plotly_chart(fig, config=plotly_config(name), theme=None, key=f"fig_{name}", alt=alt, **select)
+    plot(fig, key=f"fig_{name}", config=plotly_config(name), alt=alt, on_select=on_select)
     if csv is None and code is None:
         return
     left, right = st.columns([1, 3])

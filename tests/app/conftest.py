@@ -215,12 +215,19 @@ def array(value: Any) -> np.ndarray:
     return np.asarray(value)
 
 
+def figures(at_or_block: Any) -> list[Any]:
+    """Every figure element (posviz's ``posviz_plot`` component, :mod:`posviz.ui.plot`) under an AppTest
+    or one of its blocks."""
+    return [e for e in at_or_block.get("bidi_component") if e.proto.component_name == "posviz_plot"]
+
+
 def charts(at: AppTest) -> list[Chart]:
-    """Every ``st.plotly_chart`` on the page, with its spec and config parsed."""
+    """Every figure on the page, with its spec and config parsed."""
     out = []
-    for el in at.get("plotly_chart"):
-        spec = el.proto.spec
-        out.append(Chart(key=el.key or "", spec=json.loads(spec), config=json.loads(el.proto.config), size=len(spec)))
+    for el in figures(at):
+        doc = json.loads(el.proto.bytes)
+        key = el.proto.id.split("-", 2)[2] if el.proto.id.startswith("$$ID-") else ""
+        out.append(Chart(key=key, spec=doc["figure"], config=doc["config"], size=len(el.proto.bytes)))
     return out
 
 

@@ -15,7 +15,7 @@ from posviz.ui.deck import model
 from posviz.ui.deck.links import step_values
 from posviz.ui.deck.model import Deck
 
-from .conftest import APP, TIMEOUT, WIDGETS, errors, value_of
+from .conftest import APP, TIMEOUT, WIDGETS, errors, figures, value_of
 
 LINK_OFF = ":material/link_off:"
 
@@ -142,7 +142,7 @@ def test_a_damaged_inline_deck_is_a_notice():
 def test_the_notes_window_shows_notes_and_no_figure():
     at, deck = open_deck("relative", slide="2", view="notes")
     assert not at.exception
-    assert not at.get("plotly_chart")
+    assert not figures(at)
     assert "Shaw et al. 2018" in "".join(m.value for m in at.markdown)
     assert at.query_params["view"] == "notes"
 

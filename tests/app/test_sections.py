@@ -8,7 +8,7 @@ from posviz.schemes import PAGES as SCHEME_PAGES
 from posviz.ui.sections import OnDemand
 from posviz.ui.t5 import texts as t5_texts
 
-from .conftest import assert_healthy, charts, open_code, open_page, open_t5, warnings
+from .conftest import assert_healthy, charts, figures, open_code, open_page, open_t5, warnings
 
 # Each page with on-demand sections: its script, its charts at the defaults, and with every section open.
 PAGES = {
@@ -49,7 +49,7 @@ def test_t5_defaults_draw_the_bucket_sections_only():
     assert keys(at) == T5_FIRST
     assert section_labels(at) == [t5_texts.SHOW_BIAS.label, t5_texts.SHOW_ATTENTION.label, t5_texts.SHOW_PITFALL.label]
     box = [e for e in at.expander if e.key == "show_attention"]
-    assert len(box) == 1 and len(box[0].get("plotly_chart")) == 0
+    assert len(box) == 1 and len(figures(box[0])) == 0
 
 
 def test_a_link_opens_one_section():

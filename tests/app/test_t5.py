@@ -23,6 +23,7 @@ from .conftest import (
     chart,
     charts,
     errors,
+    figures,
     has_widget,
     heatmap_z,
     open_code,
@@ -82,7 +83,7 @@ def test_every_chart_exports_png_at_scale_2(t5_default):
 
 def test_csv_downloads_and_pytorch_code(t5_default):
     buttons = t5_default.get("download_button")
-    assert len(buttons) == len(t5_default.get("plotly_chart"))  # every figure exports its data
+    assert len(buttons) == len(figures(t5_default))  # every figure exports its data
     assert all(b.proto.label == "Data as CSV" for b in buttons)
     assert {"csv_t5_relative_positions", "csv_t5_buckets"} <= {b.key for b in buttons}
     # Each a file of this session, not made on click: Streamlit registers a file made on click to no

@@ -49,3 +49,32 @@ def test_a_box_drawn_on_the_bucket_heatmap_becomes_the_window(app_url, page, pag
     first_key, first_query, keys = page.evaluate(_FIRST_JS, BUCKETS)
     assert (first_key, first_query, keys) == (k_start, q_start, window)  # the figure draws the window, every cell
     assert not page_events.page_errors, page_events.page_errors
+
+
+def test_the_toolbar_shows_a_figure_full_screen_and_back(app_url, page, page_events):
+    """The toolbar's full-screen button (posviz.ui.plot), as st.plotly_chart had: the figure fills the
+    screen, drawn at the screen's size, and Esc (here: the button again) brings it back as it was."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_url(page, f"{app_url}/t5", charts=CHARTS)
+    chart = page.locator(BUCKETS)
+    chart.scroll_into_view_if_needed()
+    before = page.evaluate(
+        "sel => { const l = document.querySelector(sel)._fullLayout; return [l.width, l.height]; }", BUCKETS
+    )
+    chart.hover()
+    page.locator('.st-key-fig_t5_buckets .modebar-btn[data-title^="Full screen"]').click()
+    page.wait_for_function(
+        "sel => { const gd = document.querySelector(sel); return document.fullscreenElement === gd"
+        " && Math.abs(gd._fullLayout.height - window.innerHeight) <= 2"
+        " && Math.abs(gd._fullLayout.width - window.innerWidth) <= 2; }",
+        arg=BUCKETS,
+        timeout=RENDER_TIMEOUT_MS,
+    )
+    page.locator('.st-key-fig_t5_buckets .modebar-btn[data-title^="Full screen"]').click()
+    page.wait_for_function(
+        "([sel, [w, h]]) => { const l = document.querySelector(sel)._fullLayout;"
+        " return !document.fullscreenElement && l.width === w && l.height === h; }",
+        arg=[BUCKETS, before],
+        timeout=RENDER_TIMEOUT_MS,
+    )
+    assert not page_events.page_errors, page_events.page_errors

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 LAYOUT = (
     '[data-testid="stMain"], [data-testid="stMainBlockContainer"], .js-plotly-plot .main-svg,'
-    ' .katex-display, [data-testid="stMetric"], [data-testid="stDataFrame"], [data-testid="stSkeleton"]'
+    ' .katex-display, [data-testid="stMetric"], [data-testid="stDataFrame"], .posviz-plot-wait'
 )
 
 # State lives on window under a key of its own, so two waits in a row start afresh.
