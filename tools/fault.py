@@ -48,14 +48,17 @@ CLASS = [("t5", "num_buckets=24&step=2"), ("skew", "seq_len=10&step=2")]
 LOAD_S = 180.0
 
 # Logs, in the page, when the connection was lost and back, and when a script run last ended
-# (Date.now(), the machine's clock).
+# (Date.now(), the machine's clock). The states it starts from are read when it is installed: its
+# first tick may come late (the page's main thread still drawing figures), after a fault has begun.
 WATCH_JS = """() => {
   const w = window.__fault = {lost: 0, back: 0, ran: 0};
-  let last = null, state = null;
-  setInterval(() => {
+  const read = () => {
     const a = document.querySelector('[data-testid="stApp"]');
-    const c = a && a.getAttribute('data-test-connection-state');
-    const r = a && a.getAttribute('data-test-script-state');
+    return [a && a.getAttribute('data-test-connection-state'), a && a.getAttribute('data-test-script-state')];
+  };
+  let [last, state] = read();
+  setInterval(() => {
+    const [c, r] = read();
     if (r !== state) { if (state === 'running') w.ran = Date.now(); state = r; }
     if (c === last) return;
     if (c === 'CONNECTED') w.back = Date.now(); else if (last === 'CONNECTED') w.lost = Date.now();
