@@ -85,6 +85,8 @@ def every_section_open() -> dict[str, str]:
 #   e.g. /t5#2-the-bucket-pipeline-step-by-step) opens there. Streamlit scrolls to the heading once,
 #   when it is drawn; the figures above it are drawn later and push it down. This keeps the heading
 #   at the top while the page lays itself out, until the reader scrolls or clicks, or for 20 s.
+#   A deck's slide with an anchor does the same: its bar holds the link to the section
+#   (posviz.ui.deck.present, in a container keyed by the slide), which a move to the slide brings.
 # - A walk-through pages by step: after Previous or Next, the walk-through's buttons are at the top
 #   of the screen, so its figure fills a 720 px projector whatever was read before.
 _ANCHOR_JS = """<script>
@@ -102,8 +104,18 @@ _ANCHOR_JS = """<script>
     if (el && Date.now() < holdUntil) el.scrollIntoView({block: 'start'});
   };
   const hold = () => { if (wanted) { holdUntil = Date.now() + 20000; place(); } };
+  let slide = '';
+  const deckSlide = () => {  // a deck's slide newly drawn, with an anchor: go there
+    const link = document.querySelector('[class*="st-key-deck_anchor_"] a[href^="#"]');
+    const box = link && link.closest('[class*="st-key-deck_anchor_"]');
+    const seen = box ? box.className.match(/st-key-deck_anchor_\\d+/)[0] + link.getAttribute('href') : '';
+    if (seen === slide) return;
+    slide = seen;
+    if (link) { wanted = link.getAttribute('href').slice(1); hold(); }
+  };
   new ResizeObserver(place).observe(document.body);
-  new MutationObserver(place).observe(document.body, {childList: true, subtree: true});
+  setInterval(place, 250);  // heights that change without a mutation (an expander opening, a figure drawn)
+  new MutationObserver(() => { deckSlide(); place(); }).observe(document.body, {childList: true, subtree: true});
   for (const kind of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
     window.addEventListener(kind, () => { holdUntil = 0; }, {capture: true, passive: true});
   }

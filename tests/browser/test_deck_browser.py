@@ -73,6 +73,16 @@ def on_slide(page, slide: int) -> None:
     )
 
 
+_AT_SECTION_JS = """id => {
+  const h = document.getElementById(id), bar = document.querySelector('[data-testid="stHeader"]');
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!h || !bar || !main) return false;
+  const top = h.getBoundingClientRect().top, below = bar.getBoundingClientRect().bottom;
+  const end = main.scrollTop + main.clientHeight >= main.scrollHeight - 2;
+  return top >= below - 2 && (top <= below + 60 || (end && top < window.innerHeight / 2));
+}"""
+
+
 def check_view(page, deck: model.Deck, value: str, slide: int) -> None:
     """The address and the view are the slide's: page, deck keys, settings, no notice, no error."""
     step = deck.step(slide)
@@ -106,6 +116,9 @@ def check_view(page, deck: model.Deck, value: str, slide: int) -> None:
         )
     if any(k.startswith("show_") and v for k, v in values.items()):
         assert page.locator("details[open]").count() >= 1, slide
+    if step.anchor:  # the slide opens at its section: its heading just under Streamlit's header (or, for a
+        # section at the end of the page, the page scrolled to its end with the heading in view)
+        page.wait_for_function(_AT_SECTION_JS, arg=step.anchor, timeout=30_000)
 
 
 def steps_are(sidebar, titles: list[str]) -> None:
@@ -127,6 +140,7 @@ def test_a_clicker_walks_a_shipped_deck(deck_url, tab, screenshots, key):
     tab.goto(f"{deck_url}/?deck={name}", timeout=TIMEOUT_MS)
     on_slide(tab, 1)
     check_view(tab, deck, name, 1)
+    assert sum(bool(step.anchor) for step in deck.steps) >= 3  # slides that open at a section
     for slide in range(2, len(deck.steps) + 1):
         tab.keyboard.press(key)
         on_slide(tab, slide)

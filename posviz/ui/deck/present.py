@@ -240,8 +240,9 @@ def _bar(run: DeckRun) -> None:
     _keys(run, st)
     for notice in _link_notices(run):
         st.warning(notice, icon=":material/link_off:")
-    if run.step.anchor:
-        st.markdown(f"[Go to the section on this slide](#{run.step.anchor})")
+    if run.step.anchor:  # the page opens there (posviz.ui.sections reads this link); the link brings it back
+        with st.container(key=f"deck_anchor_{run.slide}"):
+            st.markdown(f"[Go to the section on this slide](#{run.step.anchor})")
     # Open in a room: its two links are what the presenter came for, and the rerun that opens the
     # room may draw the slide anew (a moved room switches page), which would fold the expander again.
     with st.expander("Notes and a second window", icon=":material/co_present:", expanded=run.room is not None):
