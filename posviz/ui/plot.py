@@ -64,7 +64,7 @@ const FULL_SCREEN = {
 function followFullScreen(Plotly, box) {
   if (box.__posvizFull) return;
   box.__posvizFull = true;
-  document.addEventListener("fullscreenchange", () => {
+  box.addEventListener("fullscreenchange", () => {  // fired at the element entering or leaving
     if (!box._fullLayout) return;
     const full = document.fullscreenElement === box;
     if (full === Boolean(box.__posvizHeight)) return;
