@@ -123,7 +123,7 @@ pre.posviz-code {
 }
 </style>"""
 
-# Text contrast of at least 4.5:1 (WCAG AA, checked by axe-core in tests/browser/test_axe_browser.py).
+# Text contrast of at least 4.5:1 (WCAG AA, checked by axe-core in tests/browser/test_container_browser.py).
 # Streamlit draws captions at 60 % opacity: #828180 on white, 3.9:1. This colour keeps them lighter
 # than the body text at full opacity: 6.2:1 on white, 5.5:1 on the sidebar's #f0f2f6.
 _CONTRAST_CSS = """<style>
