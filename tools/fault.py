@@ -171,15 +171,28 @@ async def wait_recovered(s: Student, since: float, timeout_s: float) -> float | 
     return time.time() - since
 
 
-async def _click_step(s: Student, label: str, target: int, click_s: float) -> float | None:
+# What a dead click left on the page: the address's step, the app's states, the step figures there.
+DEAD_JS = """() => { const a = document.querySelector('[data-testid="stApp"]');
+  return {step: new URLSearchParams(location.search).get('step'),
+    script: a && a.getAttribute('data-test-script-state'),
+    connection: a && a.getAttribute('data-test-connection-state'),
+    figures: [...document.querySelectorAll('[class*="st-key-fig_"][class*="_step_"]')].map(e =>
+      (e.className.match(/st-key-(fig_\\S+)/) || [])[1] + (e.querySelector('.main-svg') ? '' : ' (not drawn)'))}; }"""
+
+
+async def _click_step(s: Student, label: str, target: int, click_s: float, notes: list[str]) -> float | None:
     """Seconds from the click to the step drawn; None when that did not happen within ``LATE_S`` (dead)."""
     main = s.page.locator('[data-testid="stMain"]')
+    stage = "click"
     try:
         await main.get_by_role("button", name=label, exact=True).click(timeout=click_s * 1000)
+        stage = "step drawn"
         t0 = time.monotonic()
         await s.page.wait_for_function(STEP_DRAWN_JS, arg=target, timeout=LATE_S * 1000)
         return time.monotonic() - t0
     except Exception:
+        with suppress(Exception):
+            notes.append(f"{label} failed at {stage}: {await s.page.evaluate(DEAD_JS)}")
         return None
 
 
@@ -205,7 +218,7 @@ async def check(s: Student, recover_s: float | None, click_s: float) -> Check:
     dead = late = 0
     took = []
     for label, target in (("Next", step + 1), ("Previous", step)):
-        seconds = await _click_step(s, label, target, click_s)
+        seconds = await _click_step(s, label, target, click_s, notes)
         if seconds is None:
             dead += 1
             notes.append(f"{label} did nothing within {LATE_S:.0f} s")
