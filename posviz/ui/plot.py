@@ -16,7 +16,6 @@ made once per figure object (figures are shared and never mutated, :mod:`posviz.
 
 from __future__ import annotations
 
-import functools
 import json
 import weakref
 from collections.abc import Callable
@@ -157,11 +156,3 @@ def plot(fig: go.Figure, *, key: str, config: dict, alt: str, on_select: Callabl
         default={"selection": {"box": [], "points": []}} if on_select else None,
         **callbacks,
     )
-
-
-@functools.cache
-def bundle_size() -> int:
-    """Bytes of the cartesian bundle (for the benchmark's report)."""
-    from pathlib import Path
-
-    return (Path(__file__).resolve().parents[2] / "static" / "plotly-cartesian.min.js").stat().st_size
