@@ -132,6 +132,7 @@ def test_hostile_deck_keys_are_notices():
     notices = " ".join(link_notices(at))
     assert progress(at).startswith(f"**Slide {len(deck.steps)} of")  # the nearest slide
     assert "slide=999" in notices and "view=\\<b\\>" in notices and "is not open on this server" in notices
+    assert f"showing slide {len(deck.steps)}" in notices  # the notice says where the link landed
 
 
 def test_a_damaged_inline_deck_is_a_notice():

@@ -158,7 +158,10 @@ def _key_notices(run: DeckRun) -> list[str]:
     notices = []
     raw = st.query_params.get("slide")
     if raw is not None and raw != str(run.slide):
-        notices.append(f"slide={quote_raw(raw)} in the link is not a slide of this deck (1 to {len(run.deck.steps)}).")
+        notices.append(
+            f"slide={quote_raw(raw)} in the link is not a slide of this deck (1 to {len(run.deck.steps)}); "
+            f"showing slide {run.slide}."
+        )
     view = st.query_params.get("view")
     if view is not None and view not in VIEWS:
         notices.append(f"view={quote_raw(view)} in the link is not one of {', '.join(VIEWS)}; presenting.")
