@@ -9,5 +9,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from posviz.static_gzip import StaticGzip
+from posviz.ui.streamlit_private import no_legacy_pages
 
+no_legacy_pages()  # before any session: every run goes through app.py, none bounces (posviz.ui.streamlit_private)
 app = st.App(Path(__file__).with_name("app.py"), middleware=[Middleware(StaticGzip)])

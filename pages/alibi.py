@@ -10,6 +10,7 @@ from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import show_figure
 from posviz.ui.settings import project, read_settings
+from posviz.ui.tables import static_table
 
 s = read_settings(AlibiSettings)
 lecture = lecture_mode()
@@ -63,4 +64,4 @@ show_figure(
     alt="Attention weight against distance for each shown head, log axes, with each head's 90% reach.",
     code=alibi_snippet(s, part="receptive", heads_shown=rv.heads_shown.tolist()),
 )
-st.dataframe(rv.table, hide_index=True)
+static_table(rv.table, key="alibi_slopes", hide_index=True)

@@ -13,6 +13,7 @@ from posviz.ui.cope.views import cope_view, pair_view, pitfall_view, row_view, s
 from posviz.ui.exports import show_figure
 from posviz.ui.sections import on_demand
 from posviz.ui.settings import read_settings
+from posviz.ui.tables import static_table
 
 side = read_settings(SidebarSettings)
 lecture = lecture_mode()
@@ -38,7 +39,7 @@ cl = None if custom is None else custom.tolist()
 vk, rk, pk = gate_key(s, ViewKey), gate_key(s, RowKey), gate_key(s, PairKey)
 view, row = cope_view(vk, tb), row_view(rk, tb)
 if custom is None:
-    st.dataframe(token_frame(tok.tokens, row.gates, s.query), height=min(38 + 35 * n, 300))
+    static_table(token_frame(tok.tokens, row.gates, s.query), key="cope_tokens", max_rows=8)
 matrices_code = cope_snippet(s, part="matrices", stride=stride(view.q_pos), custom=cl)
 
 prose(texts.GATES)
@@ -64,7 +65,7 @@ section("3 · Interpolating a fractional position")
 prose(texts.INTERPOLATION)
 st.caption(f"Inspecting query i = {s.query} and key j = {s.key} (sidebar: Inspect).")
 pair = pair_view(pk, tb)
-st.dataframe(pair_frame(pair), hide_index=True)
+static_table(pair_frame(pair), key="cope_pair", hide_index=True)
 if pair.floor == pair.ceil:
     st.caption(texts.INTEGER_NOTE.format(p=pair.floor))
 row_code = cope_snippet(s, part="row", custom=cl)

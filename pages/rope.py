@@ -12,6 +12,7 @@ from posviz.ui.rope.snippets import rope_snippet
 from posviz.ui.rope.views import circles_view, cis_view, decay_view, relative_view, scaling_view
 from posviz.ui.sections import on_demand
 from posviz.ui.settings import read_settings
+from posviz.ui.tables import static_table
 
 s = read_settings(RopeSettings)
 lecture = lecture_mode()
@@ -54,7 +55,7 @@ st.caption(layout_gap_note(k.matrix))
 
 section("3 · The complex view: freqs_cis")
 prose(texts.CIS)
-st.dataframe(cis_view(k.freq))
+static_table(cis_view(k.freq), key="rope_cis")
 
 section("4 · Each pair on its circle")
 prose(texts.CIRCLES)

@@ -14,6 +14,7 @@ from posviz.ui.t5.settings import TOY_DIM, TOY_MAX_LEN, AttentionKey, BucketKey,
 from posviz.ui.t5.snippets import t5_snippet
 from posviz.ui.t5.table import bias_table_input
 from posviz.ui.t5.views import grid_axes, main_axes, pair_axes, pitfall_axes, toy_key
+from posviz.ui.tables import static_table
 from posviz.ui.zoom import box_zoom
 
 s = read_settings(T5Settings)
@@ -78,7 +79,7 @@ prose(texts.TABLE)
 frame = summary.ranges_table
 for note in summary.notes:
     st.markdown(f"- {note}")
-st.dataframe(frame, height=min(38 + 35 * len(frame), 600 if lecture else 420))
+static_table(frame, key="t5_ranges", max_rows=14)
 
 section("5 · The bias tensor, head by head")
 prose(texts.BIAS)

@@ -8,6 +8,7 @@ from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import show_figure
 from posviz.ui.sections import on_demand
 from posviz.ui.settings import project, read_settings
+from posviz.ui.tables import static_table
 from posviz.ui.vision import charts, snippets, texts
 from posviz.ui.vision.settings import PRESETS, OffsetKey, SequenceKey, VisionSettings
 
@@ -48,7 +49,7 @@ show_figure(
     alt="Wavelength of every frequency pair, coloured by the id that turns it, in blocks and interleaved.",
     code=snippets.pairs_snippet(s.vl_model),
 )
-st.dataframe(charts.axis_ranges(s.vl_model, side), hide_index=True)
+static_table(charts.axis_ranges(s.vl_model, side), key="vision_axes", hide_index=True)
 st.caption(f"{preset.name}: head_dim {preset.head_dim}, rope_theta {preset.rope_theta:,.0f}, mrope_section "
            f"{list(preset.mrope_section)}, {'interleaved' if preset.interleaved else 'in blocks'}.")  # fmt: skip
 

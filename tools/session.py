@@ -89,6 +89,7 @@ class Session:
         self.cache: dict[str, tuple[Any, int]] = {}  # message hash -> (summary, run it was last used in)
         self.max_cache_age = 2
         self.runs = 0
+        self.bounces = 0  # runs that stopped early for a rerun (st.rerun)
         self.finished: asyncio.Queue[int] = asyncio.Queue()
         self.failure: str | None = None
 
@@ -172,7 +173,9 @@ class Session:
                 # the frontend drops the state of widgets this run no longer drew
                 self.widgets = {k: w for k, w in self.widgets.items() if k in self.seen}
                 self.result.charts.append(self.charts)
-            if status != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                self.bounces += 1
+            else:
                 self.runs += 1
                 self.cache = {h: v for h, v in self.cache.items() if self.runs - v[1] <= self.max_cache_age}
             self.finished.put_nowait(status)

@@ -16,6 +16,13 @@ run (a ``_mpa_v1`` frame on the stack), not of the process-wide flag. A legacy
 run clears the flag and reruns, and the rerun goes through ``app.py``. Once a
 session has had a run that was not legacy and the flag is off, the check is
 skipped (``AppTest`` sets the flag anew for every run, so its runs are checked).
+The bounce costs a moment: the legacy run stops for the rerun, the page reads
+"not running" with the old page's buttons on it, and a click on a fragment's
+button then (Next after a restart) is dropped, because the new session has not
+yet drawn that fragment (``AppSession.request_rerun``: "does not exist anymore").
+``serve.py``, the container's entry, is imported once when the server starts,
+before any session: it calls ``no_legacy_pages``, so that no run is ever legacy
+and nothing bounces. ``ensure_app_entry`` keeps ``streamlit run app.py`` right.
 ``tests/ui/test_streamlit_private.py`` fails when Streamlit renames any of this;
 ``tests/test_cold_start.py`` opens concurrent deep links on a new process.
 """
@@ -40,6 +47,11 @@ def _in_legacy_run() -> bool:
             return True
         frame = frame.f_back
     return False
+
+
+def no_legacy_pages() -> None:
+    """Tell Streamlit, before its first session, that ``pages/`` is not a legacy multipage app (at server start)."""
+    PagesManager.uses_pages_directory = False  # read when a session starts, only while it is None
 
 
 def ensure_app_entry() -> None:

@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from posviz.ui.sections import every_on_demand
+from tests.markdown_tables import read_tables
 from tests.registry import all_url_keys, settings_classes  # noqa: F401  (re-exported)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,6 +215,11 @@ def array(value: Any) -> np.ndarray:
             out = out.reshape([int(n) for n in str(value["shape"]).split(",")])
         return out
     return np.asarray(value)
+
+
+def tables(at: AppTest) -> list[pd.DataFrame]:
+    """The page's static tables (``posviz.ui.tables``, GFM tables in markdown) read back, cells as text."""
+    return [table for md in at.markdown for table in read_tables(md.value)]
 
 
 def figures(at_or_block: Any) -> list[Any]:

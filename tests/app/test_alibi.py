@@ -9,7 +9,7 @@ from posviz.encodings.alibi import alibi_slopes
 from posviz.encodings.positions import display_stride
 from posviz.ui.alibi.settings import GRID_POINTS
 
-from .conftest import array, assert_healthy, chart, charts, has_widget, open_alibi, value_of, warnings, widget
+from .conftest import array, assert_healthy, chart, charts, has_widget, open_alibi, tables, value_of, warnings, widget
 
 CHARTS = 4
 
@@ -27,14 +27,14 @@ def test_defaults_render(default):
     assert value_of(at, "heads") == 8 and value_of(at, "seq_len") == 512 and value_of(at, "causal") is True
     for c in charts(at):
         assert c.title.strip() and c.spec["data"] and c.size < 600_000, c.key
-    assert len(at.dataframe) == 1 and len(at.dataframe[0].value) == 8
+    assert len(tables(at)) == 1 and len(tables(at)[0]) == 8 and not at.dataframe and not at.table  # markdown
 
 
 def test_table_and_legend_write_each_slope_alike(default):
     """head 5's m = 1/32 = 0.03125: 0.0312 in the legend and the table (the table once showed 0.0313)."""
     names = [t["name"] for t in chart(default, "alibi_receptive_field").spec["data"] if t["name"].startswith("head ")]
     legend = [n.split("m = ")[1].split(":")[0] for n in names]
-    table = list(default.dataframe[0].value["slope m"])
+    table = list(tables(default)[0]["slope m"])
     assert legend == table and table[4] == "0.0312" and table[0] == "0.5"
 
 
@@ -50,7 +50,7 @@ def test_any_head_count(heads):
     assert value_of(at, "heads") == int(heads)
     ys = np.concatenate([array(t["y"]) for t in chart(at, "alibi_slopes").spec["data"]])
     np.testing.assert_allclose(ys, alibi_slopes(int(heads)).numpy(), rtol=1e-6)
-    assert len(at.dataframe[0].value) == int(heads)
+    assert len(tables(at)[0]) == int(heads)
 
 
 def test_symmetric_bias_when_not_causal():

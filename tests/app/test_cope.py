@@ -31,6 +31,7 @@ from .conftest import (
     heatmap_z,
     open_code,
     open_cope,
+    tables,
     value_of,
     warnings,
     widget,
@@ -64,14 +65,14 @@ def test_defaults_render(cope_default):
 
 
 def test_tokens_are_shown(cope_default):
-    (frame,) = [d for d in cope_default.dataframe if "token" in d.value.columns]
-    assert list(frame.value["token"]) == tokenize(COPE_TEXT)
+    (frame,) = [t for t in tables(cope_default) if "token" in t.columns]
+    assert list(frame["token"]) == tokenize(COPE_TEXT)
 
 
 def test_default_pair_has_a_fractional_position_between_two_different_embeddings(cope_default):
     """At defaults the interpolation section interpolates: p_ij is not a whole number, and the two
     integer positions around it give different logits z_i[floor] != z_i[ceil]."""
-    (row,) = [d.value for d in cope_default.dataframe if "p_ij" in d.value.columns]
+    (row,) = [t for t in tables(cope_default) if "p_ij" in t.columns]
     p, floor, ceil, w = (float(row[c].iloc[0]) for c in ("p_ij", "floor", "ceil", "w"))
     assert p != int(p) and floor == np.floor(p) and ceil == floor + 1 and 0.05 < w < 0.95
     z_floor, z_ceil, value = (float(row[c].iloc[0]) for c in ("z_i[floor]", "z_i[ceil]", "z_i[p_ij]"))
@@ -272,7 +273,7 @@ def test_hostile_link(params, key, expected, notice):
 def test_script_text_stays_text():
     at = open_cope(text="<script>alert(1)</script>")
     assert_healthy(at)
-    tokens = [d for d in at.dataframe if "token" in d.value.columns][0].value["token"].tolist()
+    tokens = [t for t in tables(at) if "token" in t.columns][0]["token"].tolist()
     assert tokens == ["<", "script", ">", "alert", "(", "1", ")", "<", "/", "script", ">"]
     ticks = chart(at, "cope_gates").spec["layout"]["xaxis"]["ticktext"]
     assert ticks[0] == "0 &lt;" and all("<" not in t for t in ticks)

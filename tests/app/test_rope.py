@@ -23,6 +23,7 @@ from .conftest import (
     errors,
     has_widget,
     open_rope,
+    tables,
     value_of,
     warnings,
     widget,
@@ -59,7 +60,7 @@ def test_defaults_render(rope_default):
     for key in ALL_OPTIONS:
         assert not has_widget(at, key), key  # the default method has no options
     assert not has_widget(at, "q_len")  # another page's control
-    assert len(at.dataframe) == 1  # freqs_cis
+    assert len(tables(at)) == 1 and not at.dataframe and not at.table  # freqs_cis, in markdown
 
 
 def test_every_chart_titled_small_and_exported(rope_default):

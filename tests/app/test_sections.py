@@ -47,7 +47,8 @@ def test_a_page_draws_its_first_figures_and_the_rest_on_demand(page):
 def test_t5_defaults_draw_the_bucket_sections_only():
     at = open_t5(all_open=False)
     assert keys(at) == T5_FIRST
-    assert section_labels(at) == [t5_texts.SHOW_BIAS.label, t5_texts.SHOW_ATTENTION.label, t5_texts.SHOW_PITFALL.label]
+    parts = [t5_texts.SHOW_TABLE, t5_texts.SHOW_BIAS, t5_texts.SHOW_ATTENTION, t5_texts.SHOW_PITFALL]
+    assert section_labels(at) == [part.label for part in parts]
     box = [e for e in at.expander if e.key == "show_attention"]
     assert len(box) == 1 and len(figures(box[0])) == 0
 

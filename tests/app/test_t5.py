@@ -17,6 +17,7 @@ from posviz.ui.settings import params_of
 from posviz.ui.t5.settings import T5Settings
 
 from .conftest import (
+    T5_PAGE,
     array,
     assert_healthy,
     change,
@@ -27,7 +28,9 @@ from .conftest import (
     has_widget,
     heatmap_z,
     open_code,
+    open_page,
     open_t5,
+    tables,
     value_of,
     warnings,
     widget,
@@ -420,6 +423,53 @@ def test_upload_table_is_used():
     assert_healthy(at)
     assert any("uploaded" in c.value for c in at.caption)
     np.testing.assert_allclose(heatmap_z(chart(at, "t5_bias_head_")), 0.5)
+
+
+def test_the_editor_and_uploader_wait_until_the_table_is_opened():
+    """Closed (a newcomer's first view), the page draws no data grid: the bucket ranges are an HTML
+    table, and the bias table is the seeded one, said in a caption."""
+    at = open_page(T5_PAGE, all_open=False)
+    assert_healthy(at)
+    assert not at.dataframe and not at.table and not at.get("file_uploader")
+    (ranges,) = tables(at)
+    assert list(ranges["bucket"]) == [str(b) for b in range(T5Settings.num_buckets)]
+    assert any(c.value == f"Table: seeded N(0, 1) with seed {T5Settings.seed}." for c in at.caption)
+
+
+def _close_table(at):
+    at.session_state["show_table"] = False  # what a click on the expander sets; the link follows
+    at.query_params["show_table"] = "false"
+    return at.run()
+
+
+def test_an_uploaded_table_is_kept_while_the_editor_is_closed():
+    at = open_t5()
+    at.get("file_uploader")[0].upload("t5.safetensors", save({TABLE_NAME: torch.full((32, 8), 0.5)})).run()
+    at = _close_table(at)
+    assert_healthy(at)
+    assert not at.dataframe  # closed: no editor
+    assert any("uploaded" in c.value and "as you left it" in c.value for c in at.caption)
+    np.testing.assert_allclose(heatmap_z(chart(at, "t5_bias_head_")), 0.5)
+
+    at.session_state["show_table"] = True  # opened again: the editor starts from the kept table
+    at.run()
+    (editor,) = at.dataframe
+    np.testing.assert_allclose(editor.value.to_numpy(), 0.5)
+    np.testing.assert_allclose(heatmap_z(chart(at, "t5_bias_head_")), 0.5)
+
+    at = change(at, "seed", 3)  # another seed is another table: the kept one no longer applies
+    assert_healthy(at)
+    assert not np.allclose(heatmap_z(chart(at, "t5_bias_head_")), 0.5)
+
+
+def test_removing_the_upload_goes_back_to_the_seeded_table():
+    at = open_t5()
+    seeded = heatmap_z(chart(at, "t5_bias_head_"))
+    at.get("file_uploader")[0].upload("t5.safetensors", save({TABLE_NAME: torch.full((32, 8), 0.5)})).run()
+    at.get("file_uploader")[0].set_value(None).run()
+    assert_healthy(at)
+    np.testing.assert_allclose(heatmap_z(chart(at, "t5_bias_head_")), seeded)
+    assert any(c.value.startswith("Table: seeded") for c in at.caption)
 
 
 def test_upload_other_shape_offers_to_switch():

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from posviz.checkpoints import EXTRACT_SNIPPET, CheckpointError, read_bias_tables
 from posviz.ui.params import plain
+from posviz.ui.sections import on_demand
+from posviz.ui.t5 import texts
 from posviz.ui.t5.settings import T5Settings
 from posviz.ui.t5.views import seeded_table
 
@@ -63,23 +68,71 @@ def uploaded_table(s: T5Settings) -> tuple[np.ndarray, str] | None:
     return table.numpy(), f"uploaded '{plain(name)}'"
 
 
-def bias_table_input(s: T5Settings) -> tuple[np.ndarray, bool]:
-    """The (num_buckets, heads) float32 table in use, editable; and whether it is the seeded one."""
+KEPT = "t5_kept_table"  # session state: the table in use, kept while its editor is closed
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A table other than the seeded one, and where it came from."""
+
+    shape: tuple[int, int, int]  # (num_buckets, heads, seed) it was made for
+    base: np.ndarray  # (num_buckets, heads) float32: what the editor started from
+    source: str  # "uploaded '...'", or how the base was seeded
+    table: np.ndarray  # (num_buckets, heads) float32: the base with the reader's edits
+    editor: str  # the editor's widget key
+    uploaded: bool  # the base is the file in the uploader (not a table kept from an earlier opening)
+
+
+def _editor(s: T5Settings, kept: Kept | None) -> Kept:
+    """The uploader and the editor (drawn while the table is open); the table they give."""
+    shape = (s.num_buckets, s.heads, s.seed)
+    alive = kept is not None and kept.editor in st.session_state  # the editor was drawn on the last run
     upload = uploaded_table(s)
-    base, source = (
-        upload
-        if upload is not None
-        else (seeded_table(s.num_buckets, s.heads, s.seed), f"seeded N(0, 1) with seed {s.seed}")
-    )
+    if upload is not None:
+        (base, source), uploaded = upload, True
+    elif kept is not None and alive and not kept.uploaded:
+        base, source, uploaded = kept.base, kept.source, False
+    elif kept is not None and not alive:  # opened again: go on from the table in use
+        edited = not np.array_equal(kept.table, kept.base)
+        base, source, uploaded = kept.table, kept.source + (", edited" * edited), False
+    else:  # nothing kept, or the uploaded file was removed
+        base, source, uploaded = seeded_table(*shape), f"seeded N(0, 1) with seed {s.seed}", False
     frame = pd.DataFrame(
         base, index=pd.RangeIndex(s.num_buckets, name="bucket"), columns=[f"head {h}" for h in range(s.heads)]
     )
     st.caption(f"Table: {source}. Click a cell to edit it; edits and uploads are not part of the link.")
+    key = f"t5_table_{s.num_buckets}_{s.heads}_{hashlib.sha1(base.tobytes()).hexdigest()[:12]}"
     edited = st.data_editor(
         frame,
-        key=f"t5_table_{s.num_buckets}_{s.heads}_{s.seed}_{source}",
+        key=key,
         height=min(420, 36 + 35 * s.num_buckets),
         column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in frame.columns},
     )
     table = edited.astype("float32").fillna(0.0).to_numpy(np.float32)
-    return table, upload is None and np.array_equal(table, base)
+    return Kept(shape, base, source, table, key, uploaded)
+
+
+def bias_table_input(s: T5Settings) -> tuple[np.ndarray, bool]:
+    """The (num_buckets, heads) float32 table in use; and whether it is the seeded one.
+
+    The uploader and the editor are drawn only while the reader opens them (Streamlit's
+    data grid is a bundle of its own that a first visit would load: ``static_table``). An
+    uploaded or edited table is kept in the session while they are closed, for the same
+    num_buckets, heads and seed.
+    """
+    shape, seeded = (s.num_buckets, s.heads, s.seed), seeded_table(s.num_buckets, s.heads, s.seed)
+    kept = st.session_state.get(KEPT)
+    kept = kept if isinstance(kept, Kept) and kept.shape == shape else None
+    note = st.container()
+    with on_demand(texts.SHOW_TABLE) as shown:
+        if shown:
+            kept = _editor(s, kept)
+    if kept is None or np.array_equal(kept.table, seeded):
+        st.session_state.pop(KEPT, None)
+        if not shown:
+            note.caption(f"Table: seeded N(0, 1) with seed {s.seed}.")
+        return seeded, True
+    st.session_state[KEPT] = kept
+    if not shown:
+        note.caption(f"Table: {kept.source}, as you left it in the editor (kept in this session, not in the link).")
+    return kept.table, False

@@ -65,7 +65,7 @@ matrix per head, added to that head's logits. The table here is `nn.Embedding(nu
 at its default initialisation, standard normal (Hugging Face's T5 initialises it with standard
 deviation `factor · d_model^−0.5`); training shapes each head's column: some heads learn to look
 nearby, others far.
-Edit cells of the table or upload a real checkpoint's table to see a trained head.
+Open the table to edit its cells, or to upload a real checkpoint's table and see a trained head.
 """
 
 ATTENTION = """\
@@ -114,6 +114,7 @@ BOX_ZOOM = (
 )
 
 # Sections past the first screens draw their figures when opened (posviz.ui.sections).
+SHOW_TABLE = OnDemand("show_table", "The table: edit its cells, or upload a real checkpoint's")
 SHOW_BIAS = OnDemand("show_bias", "Heatmaps: the chosen head's bias, and every head's")
 SHOW_ATTENTION = OnDemand("show_attention", "Attention maps without and with the bias, and one query's row")
 SHOW_PITFALL = OnDemand("show_pitfall", "Heatmaps: the correct bias, the transposed one, and their difference")
