@@ -96,11 +96,23 @@ def test_code_in_the_text_is_escaped(monkeypatch):
     assert sent == [f'<pre class="posviz-code"><code>{escaped}</code></pre>']
 
 
-def test_the_only_component_is_the_static_figure_component():
+def test_the_only_components_are_the_static_figure_component_and_the_reconnect_guard():
     """posviz.ui.plot: literal HTML, CSS and JavaScript (no user text), loading one file of this app's own
-    static folder; figures reach it as JSON data, never as markup."""
+    static folder; figures reach it as JSON data, never as markup. posviz.ui.reconnect: literal CSS and
+    JavaScript, no data, no markup, nothing loaded."""
     uses = {p.relative_to(ROOT).as_posix() for p in SOURCES if "components.v2" in p.read_text()}
-    assert uses == {"posviz/ui/plot.py"}
+    assert uses == {"posviz/ui/plot.py", "posviz/ui/reconnect.py"}
+    guard = (ROOT / "posviz/ui/reconnect.py").read_text()
+    assert re.findall(r"components\.v2\.component\((.*)\)", guard) == [
+        '"posviz_resync_guard", html="", css=_GUARD_CSS, js=_GUARD_JS, isolate_styles=False'
+    ]
+    for name in ("_GUARD_JS", "_GUARD_CSS"):
+        assert re.search(rf'^{name} = """\n', guard, flags=re.M), name  # literals, no formatting
+    from posviz.ui import reconnect
+
+    assert f"const LIMIT = {reconnect.GUARD_MS};" in reconnect._GUARD_JS
+    for unsafe in ("innerHTML", "eval(", "fetch(", "src"):
+        assert unsafe not in reconnect._GUARD_JS, unsafe
     text = (ROOT / "posviz/ui/plot.py").read_text()
     assert re.findall(r"components\.v2\.component\((.*)\)", text) == [
         '"posviz_plot", html=_HTML, css=_CSS, js=_JS, isolate_styles=False'

@@ -3,9 +3,9 @@
     python -m tools.fault --students 40                 # both scenarios, this checkout
     python -m tools.fault --students 40 --app-dir DIR   # another checkout (its app and its deploy/nginx.conf)
 
-``replicas``: two ``streamlit run app.py`` behind nginx (``deploy/nginx.conf`` rendered for their
-ports by ``tools.fault_nginx``). The students open ``/t5`` and ``/skew`` (every other one) at a
-view of their own, then
+``replicas``: two ``streamlit run serve.py`` (the deployed entry: Dockerfile, deploy/) behind nginx
+(``deploy/nginx.conf`` rendered for their ports by ``tools.fault_nginx``). The students open ``/t5``
+and ``/skew`` (every other one) at a view of their own, then
   1. ``kill``: the first process is killed (SIGKILL) mid-class;
   2. ``return``: it is started again (its moved students must stay where their session is);
   3. ``restart other``: the second process is stopped (SIGTERM) and started again.
@@ -75,8 +75,13 @@ IDLE_JS = """() => {
   const a = document.querySelector('[data-testid="stApp"]');
   return !!a && a.getAttribute('data-test-connection-state') === 'CONNECTED'
     && a.getAttribute('data-test-script-state') === 'notRunning'
-    && !document.querySelector('[data-testid="stStatusWidget"]');
+    && !document.querySelector('[data-testid="stStatusWidget"]')
+    && !document.body.classList.contains('posviz-resync');
 }"""
+# The app's reconnect guard (posviz.ui.reconnect) marked this page after time t and has let it go.
+GUARDED_JS = """t => { const log = window.__posvizResync || [];
+  const on = log.findIndex(([s, when]) => s === 'on' && when >= t);
+  return on >= 0 && log.slice(on + 1).some(([s]) => s === 'off'); }"""
 STEP_DRAWN_JS = """n => new URLSearchParams(location.search).get('step') === String(n)
   && [...document.querySelectorAll('[class*="st-key-fig_"][class*="_step_' + n + '"] .js-plotly-plot')]
        .some(e => e._fullLayout && e.querySelector('.main-svg'))"""
@@ -112,6 +117,7 @@ class Check:
     recover_s: float | None
     notes: list[str] = field(default_factory=list)
     buttons_late: int = 0  # worked, but later than --click-s (a queue behind other reruns, not a dead button)
+    guarded: bool = False  # its buttons took no clicks from the reconnect until the rerun after it had ended
     click_s: list[float] = field(default_factory=list)  # seconds each working click took to show its effect
 
 
@@ -255,8 +261,11 @@ async def check_all(students: list[Student], click_s: float, at_once: int, since
         recover = await wait_recovered(s, since, LOAD_S) if since is not None else 0.0
         if recover is None:
             return Check(True, False, 1, 1, None, ["never reconnected"])
+        guarded = bool(recover) and await s.page.evaluate(GUARDED_JS, since * 1000 - 1000)
         async with gate:
-            return await check(s, recover or None, click_s)
+            found = await check(s, recover or None, click_s)
+        found.guarded = guarded
+        return found
 
     return list(await asyncio.gather(*(one(s) for s in students)))
 
@@ -269,6 +278,7 @@ def summary(event: str, students: list[Student], checks: list[Check]) -> dict:
         "students": len(checks),
         "load": procs.load_average(),  # the machine's, when the checks ended: late clicks queue behind it
         "reconnected": sum(c.recover_s is not None for c in checks),
+        "guarded": sum(c.guarded for c in checks),  # of the reconnected: the app held their clicks until rerun
         "views_lost": sum(c.view_lost for c in checks),
         "buttons_dead": sum(c.buttons_dead for c in checks),
         "buttons_late": sum(c.buttons_late for c in checks),
@@ -292,6 +302,9 @@ def summary(event: str, students: list[Student], checks: list[Check]) -> dict:
     return out
 
 
+ENTRY = "serve.py"  # what the container and deploy/ run: app.py with no legacy pages runner at a cold start
+
+
 class Apps:
     """App processes on fixed loopback ports, killed and started by index."""
 
@@ -301,7 +314,7 @@ class Apps:
 
     def start(self, i: int) -> None:
         log = self.workdir / f"app{i}-{int(time.time())}.log"
-        self.procs[i] = procs.start_server(self.ports[i], log_path=log, cwd=self.app_dir)
+        self.procs[i] = procs.start_server(self.ports[i], log_path=log, cwd=self.app_dir, script=ENTRY)
         procs.wait_healthy(f"http://127.0.0.1:{self.ports[i]}", LOAD_S, self.procs[i])
 
     def kill(self, i: int) -> None:

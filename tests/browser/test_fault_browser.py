@@ -47,6 +47,9 @@ def test_a_class_survives_a_killed_replica_its_return_and_the_others_restart():
         assert (e["views_lost"], e["buttons_dead"], e["downloads_failed"]) == (0, 0, 0), (name, e)
     assert events["kill"]["reconnected"] >= 1, "no student was on the killed process: the test saw nothing"
     assert events["restart other"]["reconnected"] == 4, events["restart other"]
+    # every reconnected page held its clicks until its rerun had ended (posviz.ui.reconnect's guard)
+    for name in ("kill", "restart other"):
+        assert events[name]["guarded"] == events[name]["reconnected"], (name, events[name])
     assert events["restart other"]["recover_s"]["max"] < 60, events["restart other"]
     end = report[-1]
     # HTTP follows the websocket: no request passed its process by, no download asked of the wrong one
@@ -56,6 +59,7 @@ def test_a_class_survives_a_killed_replica_its_return_and_the_others_restart():
 def test_a_class_survives_a_restart_of_its_only_process():
     (e,) = _events(_run("single")).values()
     assert e["reconnected"] == 4, e
+    assert e["guarded"] == 4, e  # each page held its clicks until its rerun had ended (posviz.ui.reconnect)
     # A page that a fresh process ran without app.py (its cold start, issue 29 item 2) is counted apart.
     assert e["failed_through_app_py"] == 0, e
     assert e["views_lost"] == 0, e
