@@ -117,8 +117,8 @@ class Check:
     recover_s: float | None
     notes: list[str] = field(default_factory=list)
     buttons_late: int = 0  # worked, but later than --click-s (a queue behind other reruns, not a dead button)
-    guarded: bool = False  # its buttons took no clicks from the reconnect until the rerun after it had ended
     click_s: list[float] = field(default_factory=list)  # seconds each working click took to show its effect
+    guarded: bool = False  # its buttons took no clicks from the reconnect until the rerun after it had ended
 
 
 PORTS = range(8660, 8700)  # the range this tool may take on a shared machine
