@@ -96,31 +96,33 @@ def test_code_in_the_text_is_escaped(monkeypatch):
     assert sent == [f'<pre class="posviz-code"><code>{escaped}</code></pre>']
 
 
+def _literal_component(path: str, call: str, names: tuple[str, str]) -> None:
+    """The module declares exactly one component, with this call, and its code and style are plain literals."""
+    text = (ROOT / path).read_text()
+    assert re.findall(r"components\.v2\.component\((.*)\)", text) == [call]
+    for name in names:
+        assert re.search(rf'^{name} = """\n', text, flags=re.M), name  # literals, no formatting
+
+
 def test_the_only_components_are_the_static_figure_component_and_the_reconnect_guard():
     """posviz.ui.plot: literal HTML, CSS and JavaScript (no user text), loading one file of this app's own
     static folder; figures reach it as JSON data, never as markup. posviz.ui.reconnect: literal CSS and
-    JavaScript, no data, no markup, nothing loaded."""
+    JavaScript, no markup, nothing loaded."""
     uses = {p.relative_to(ROOT).as_posix() for p in SOURCES if "components.v2" in p.read_text()}
     assert uses == {"posviz/ui/plot.py", "posviz/ui/reconnect.py"}
-    guard = (ROOT / "posviz/ui/reconnect.py").read_text()
-    assert re.findall(r"components\.v2\.component\((.*)\)", guard) == [
-        '"posviz_resync_guard", html="", css=_GUARD_CSS, js=_GUARD_JS, isolate_styles=False'
-    ]
-    for name in ("_GUARD_JS", "_GUARD_CSS"):
-        assert re.search(rf'^{name} = """\n', guard, flags=re.M), name  # literals, no formatting
-    from posviz.ui import reconnect
+    _literal_component(
+        "posviz/ui/reconnect.py",
+        '"posviz_resync_guard", html="", css=_GUARD_CSS, js=_GUARD_JS, isolate_styles=False',
+        ("_GUARD_JS", "_GUARD_CSS"),
+    )
+    _literal_component(
+        "posviz/ui/plot.py", '"posviz_plot", html=_HTML, css=_CSS, js=_JS, isolate_styles=False', ("_JS", "_CSS")
+    )
+    from posviz.ui import plot, reconnect
 
     assert f"const LIMIT = {reconnect.GUARD_MS};" in reconnect._GUARD_JS
     for unsafe in ("innerHTML", "eval(", "fetch(", "src"):
         assert unsafe not in reconnect._GUARD_JS, unsafe
-    text = (ROOT / "posviz/ui/plot.py").read_text()
-    assert re.findall(r"components\.v2\.component\((.*)\)", text) == [
-        '"posviz_plot", html=_HTML, css=_CSS, js=_JS, isolate_styles=False'
-    ]
-    for name in ("_JS", "_CSS"):
-        assert re.search(rf'^{name} = """\n', text, flags=re.M), name  # literals, no formatting
-    from posviz.ui import plot
-
     assert f'const BUNDLE = "{plot.BUNDLE}";' in plot._JS
     assert (ROOT / "static" / Path(plot.BUNDLE).name).is_file()
     assert "innerHTML" not in plot._JS and "eval(" not in plot._JS

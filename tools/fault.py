@@ -17,7 +17,9 @@ then Previous, fragment buttons, each within ``--click-s`` seconds), and a downl
 "Data as CSV" within ``--click-s`` seconds, not empty). A button whose effect shows after
 ``--click-s`` but within ``LATE_S`` counts as late (queued behind other reruns), not dead; ``click_s``
 gives the median and longest click. ``recover_s`` is the time from the fault
-to the student's page connected and idle again, as the page saw it. JSON on stdout; exit status 1
+to the student's page connected and idle again, as the page saw it, with its buttons taking clicks again
+(``guarded`` counts the pages whose buttons the app held from the reconnect until its rerun had ended:
+``posviz.ui.reconnect``). JSON on stdout; exit status 1
 when any view, button or download failed or a button was late.
 """
 
