@@ -39,7 +39,7 @@ cl = None if custom is None else custom.tolist()
 vk, rk, pk = gate_key(s, ViewKey), gate_key(s, RowKey), gate_key(s, PairKey)
 view, row = cope_view(vk, tb), row_view(rk, tb)
 if custom is None:
-    static_table(token_frame(tok.tokens, row.gates, s.query), key="cope_tokens", max_rows=8)
+    static_table(token_frame(tok.tokens, row.gates, s.query), label="Tokens and their gates", max_rows=8)
 matrices_code = cope_snippet(s, part="matrices", stride=stride(view.q_pos), custom=cl)
 
 prose(texts.GATES)
@@ -65,7 +65,7 @@ section("3 · Interpolating a fractional position")
 prose(texts.INTERPOLATION)
 st.caption(f"Inspecting query i = {s.query} and key j = {s.key} (sidebar: Inspect).")
 pair = pair_view(pk, tb)
-static_table(pair_frame(pair), key="cope_pair", hide_index=True)
+static_table(pair_frame(pair), label="The inspected pair", hide_index=True)
 if pair.floor == pair.ceil:
     st.caption(texts.INTEGER_NOTE.format(p=pair.floor))
 row_code = cope_snippet(s, part="row", custom=cl)

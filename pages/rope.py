@@ -55,7 +55,7 @@ st.caption(layout_gap_note(k.matrix))
 
 section("3 · The complex view: freqs_cis")
 prose(texts.CIS)
-static_table(cis_view(k.freq), key="rope_cis")
+static_table(cis_view(k.freq), label="freqs_cis of the first positions")
 
 section("4 · Each pair on its circle")
 prose(texts.CIRCLES)

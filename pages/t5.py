@@ -79,7 +79,7 @@ prose(texts.TABLE)
 frame = summary.ranges_table
 for note in summary.notes:
     st.markdown(f"- {note}")
-static_table(frame, key="t5_ranges", max_rows=14)
+static_table(frame, label="What each bucket covers", max_rows=14)
 
 section("5 · The bias tensor, head by head")
 prose(texts.BIAS)

@@ -49,7 +49,7 @@ show_figure(
     alt="Wavelength of every frequency pair, coloured by the id that turns it, in blocks and interleaved.",
     code=snippets.pairs_snippet(s.vl_model),
 )
-static_table(charts.axis_ranges(s.vl_model, side), key="vision_axes", hide_index=True)
+static_table(charts.axis_ranges(s.vl_model, side), label="Pairs and wavelengths per layout and axis", hide_index=True)
 st.caption(f"{preset.name}: head_dim {preset.head_dim}, rope_theta {preset.rope_theta:,.0f}, mrope_section "
            f"{list(preset.mrope_section)}, {'interleaved' if preset.interleaved else 'in blocks'}.")  # fmt: skip
 

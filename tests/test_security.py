@@ -46,6 +46,8 @@ def test_st_html_only_renders_static_css_and_escaped_code():
             '_CODE_CSS + _CONTRAST_CSS + ("" if lecture else _TABLE_ZOOM)',
         ],
         "posviz/ui/deck/present.py": ['_AUDIENCE_CSS if run.view == "audience" else _DECK_CSS'],
+        # every header, cell and label through html.escape (tests/ui/test_tables.py)
+        "posviz/ui/tables.py": ["html_table(data, label=label, hide_index=hide_index, height=height)"],
     }
     for path, names in (
         ("posviz/ui/chrome.py", ("_CODE_CSS", "_CONTRAST_CSS", "_LECTURE_CSS", "_TABLE_ZOOM")),

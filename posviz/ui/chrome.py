@@ -121,15 +121,20 @@ pre.posviz-code {
   background: #f0f2f6; border-radius: 0.5rem; padding: 0.75rem 1rem; margin: 0 0 1rem 0; overflow-x: auto;
   font-family: "Source Code Pro", monospace; font-size: 0.875rem; line-height: 1.5; color: #31333f;
 }
-/* posviz.ui.tables: a cell keeps its line (a range such as "-15 <= r <= -12"), but the last column (a note)
-   wraps; a wide table scrolls sideways in its box, a tall one under its header. */
-[class*="st-key-table_"] td { white-space: nowrap; }
-[class*="st-key-table_"] td:last-child { white-space: normal; }
-[class*="st-key-table_"] { padding: 0; overflow-x: auto; max-width: 100%; flex-shrink: 0; }
-[class*="st-key-table_"] table, [class*="st-key-table_"] [data-testid="stMarkdownContainer"] { margin: 0; }
-[class*="st-key-table_"] thead th {
-  position: sticky; top: 0; z-index: 1; background: #ffffff; box-shadow: inset 0 -1px 0 #d5d6d9;
+/* posviz.ui.tables: Streamlit's table look; a cell keeps its line (a range such as "-15 <= r <= -12"), the
+   last column (a note) wraps; a wide table scrolls sideways in its box, a tall one under its header. */
+.posviz-table { overflow: auto; max-width: 100%; border: 1px solid #e6e9ef; border-radius: 0.5rem; }
+.posviz-table:focus-visible { outline: 2px solid #ff4b4b; outline-offset: 2px; }
+.posviz-table table { border-collapse: collapse; width: 100%; font-size: 1rem; color: #31333f; }
+.posviz-table th, .posviz-table td {
+  padding: 0.4rem 0.75rem; border-bottom: 1px solid #e6e9ef; text-align: left; white-space: nowrap;
 }
+.posviz-table td:last-child { white-space: normal; }
+.posviz-table .num { text-align: right; }
+.posviz-table thead th {
+  position: sticky; top: 0; z-index: 1; background: #ffffff; font-weight: 600; box-shadow: inset 0 -1px 0 #d5d6d9;
+}
+.posviz-table tbody tr:last-child td { border-bottom: none; }
 </style>"""
 
 # Text contrast of at least 4.5:1 (WCAG AA, checked by axe-core in tests/browser/test_container_browser.py).

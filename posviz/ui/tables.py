@@ -1,16 +1,20 @@
-"""Read-only tables drawn as markdown with the page: no data grid, no Arrow.
+"""Read-only tables drawn as HTML with the page: no data grid, no Arrow.
 
 ``st.dataframe`` draws on a canvas from Streamlit's data-grid bundle, and ``st.table``
 parses its data with the Arrow chunk (0.74 MB of JavaScript). A first visit loads and runs
-either beside Plotly's bundle, which puts a page with a table behind a bare page with as
-many charts (``python -m tools.bench --floor``, docs/PERFORMANCE.md). A table of a few dozen
-rows needs neither: here it is a GFM table in ``st.markdown``, drawn by the markdown code
-every page already loads. The editors (T5's bias table, CoPE's custom gates) keep the data
-grid and are drawn only when opened. The style is in :mod:`posviz.ui.chrome`.
+either beside Plotly's bundle, and every lazily loaded element type holds back the moment
+the page's figures mount (``python -m tools.bench --floor``, docs/PERFORMANCE.md). A table of
+a few dozen rows needs neither: here it is an HTML table in ``st.html``, whose code every page
+already loads (its style sheets), every cell escaped. It sits in a box that scrolls when the
+table is taller than ``max_rows`` rows or wider than the page; the box is a labelled region
+that takes keyboard focus, so it can be scrolled without a mouse (axe-core's
+``scrollable-region-focusable``). The editors (T5's bias table, CoPE's custom gates) keep the
+data grid and are drawn only when opened. The style is in :mod:`posviz.ui.chrome`.
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
 from numbers import Number
 from typing import Any
@@ -19,41 +23,51 @@ import pandas as pd
 import streamlit as st
 
 from posviz.ui.controls import lecture_mode
-from posviz.ui.params import plain
 
 ROW_PX = 39  # a row's height at the body size: 16 px type, padding and border
 LECTURE_ROW_PX = 55  # at lecture mode's 20 px
 
 
-def markdown_table(data: pd.DataFrame | Mapping[str, Sequence[Any]], *, hide_index: bool = False) -> str:
-    """A GFM table of ``data`` (a frame, or columns as lists): every cell escaped, numbers right-aligned."""
+def _frame(data: pd.DataFrame | Mapping[str, Sequence[Any]], hide_index: bool) -> pd.DataFrame:
     frame = pd.DataFrame(data) if not isinstance(data, pd.DataFrame) else data
-    if not hide_index:
-        frame = frame.reset_index()  # the index, under its name, becomes the first column
-    columns = [str(c) for c in frame.columns]
+    return frame if hide_index else frame.reset_index()  # the index, under its name, becomes the first column
+
+
+def html_table(
+    data: pd.DataFrame | Mapping[str, Sequence[Any]], *, label: str, hide_index: bool = False, height: int | None = None
+) -> str:
+    """``data`` (a frame, or columns as lists) as an HTML table in a focusable region named ``label``.
+
+    Every header and cell is escaped; a numeric column is aligned right; ``height`` (px) caps the box.
+    """
+    frame = _frame(data, hide_index)
     numeric = [
-        all(isinstance(v, Number) and not isinstance(v, bool) for v in frame[c]) and len(frame) > 0
+        len(frame) > 0 and all(isinstance(v, Number) and not isinstance(v, bool) for v in frame[c])
         for c in frame.columns
     ]
-    lines = [
-        "| " + " | ".join(plain(c) or " " for c in columns) + " |",
-        "| " + " | ".join("---:" if n else ":---" for n in numeric) + " |",
-    ]
-    lines += ["| " + " | ".join(plain(str(v)) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join(lines)
+    align = [' class="num"' if n else "" for n in numeric]
+    head = "".join(f'<th scope="col"{a}>{html.escape(str(c))}</th>' for c, a in zip(frame.columns, align, strict=True))
+    body = "".join(
+        "<tr>" + "".join(f"<td{a}>{html.escape(str(v))}</td>" for v, a in zip(row, align, strict=True)) + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
+    cap = "" if height is None else f' style="max-height: {int(height)}px"'
+    return (
+        f'<div class="posviz-table" tabindex="0" role="region" aria-label="{html.escape(label)}"{cap}>'
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
 
 
 def static_table(
     data: pd.DataFrame | Mapping[str, Sequence[Any]],
     *,
-    key: str,
+    label: str,
     hide_index: bool = False,
     max_rows: int | None = None,
 ) -> None:
-    """Draw ``data`` as a table in a box keyed ``table_<key>``; past ``max_rows`` rows (normal size) it scrolls."""
+    """Draw ``data`` as a table named ``label``; past ``max_rows`` rows (at the normal size) it scrolls."""
     rows = len(data) if isinstance(data, pd.DataFrame) else len(next(iter(data.values()), ()))
     row = LECTURE_ROW_PX if lecture_mode() else ROW_PX
     box = None if max_rows is None else ROW_PX * (max_rows + 1)  # in lecture mode, fewer rows in as tall a box
-    scrolls = box is not None and row * (rows + 1) > box
-    where = st.container(height=box if scrolls else "content", border=False, key=f"table_{key}")
-    where.markdown(markdown_table(data, hide_index=hide_index))
+    height = box if box is not None and row * (rows + 1) > box else None
+    st.html(html_table(data, label=label, hide_index=hide_index, height=height))

@@ -19,7 +19,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from posviz.ui.sections import every_on_demand
-from tests.markdown_tables import read_tables
+from tests.html_tables import read_tables
 from tests.registry import all_url_keys, settings_classes  # noqa: F401  (re-exported)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -218,8 +218,8 @@ def array(value: Any) -> np.ndarray:
 
 
 def tables(at: AppTest) -> list[pd.DataFrame]:
-    """The page's static tables (``posviz.ui.tables``, GFM tables in markdown) read back, cells as text."""
-    return [table for md in at.markdown for table in read_tables(md.value)]
+    """The page's static tables (``posviz.ui.tables``, HTML in ``st.html``) read back, cells as text."""
+    return [table for element in at.get("html") for table in read_tables(element.proto.body)]
 
 
 def figures(at_or_block: Any) -> list[Any]:
