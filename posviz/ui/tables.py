@@ -22,10 +22,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from posviz.ui.controls import lecture_mode
-
 ROW_PX = 39  # a row's height at the body size: 16 px type, padding and border
-LECTURE_ROW_PX = 55  # at lecture mode's 20 px
 
 
 def _frame(data: pd.DataFrame | Mapping[str, Sequence[Any]], hide_index: bool) -> pd.DataFrame:
@@ -65,9 +62,7 @@ def static_table(
     hide_index: bool = False,
     max_rows: int | None = None,
 ) -> None:
-    """Draw ``data`` as a table named ``label``; past ``max_rows`` rows (at the normal size) it scrolls."""
-    rows = len(data) if isinstance(data, pd.DataFrame) else len(next(iter(data.values()), ()))
-    row = LECTURE_ROW_PX if lecture_mode() else ROW_PX
-    box = None if max_rows is None else ROW_PX * (max_rows + 1)  # in lecture mode, fewer rows in as tall a box
-    height = box if box is not None and row * (rows + 1) > box else None
+    """Draw ``data`` as a table named ``label``; its box holds ``max_rows`` rows at the body size and scrolls
+    past them (a cap, so a shorter table keeps its height; in lecture mode, fewer rows in as tall a box)."""
+    height = None if max_rows is None else ROW_PX * (max_rows + 1)  # the rows and the header
     st.html(html_table(data, label=label, hide_index=hide_index, height=height))
