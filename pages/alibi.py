@@ -64,4 +64,4 @@ show_figure(
     alt="Attention weight against distance for each shown head, log axes, with each head's 90% reach.",
     code=alibi_snippet(s, part="receptive", heads_shown=rv.heads_shown.tolist()),
 )
-static_table(rv.table, label="Each head's slope", hide_index=True)
+static_table(rv.table, label="Each head's slope", hide_index=True, max_rows=12)
