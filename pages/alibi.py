@@ -2,14 +2,15 @@
 
 import streamlit as st
 
-from posviz.ui.alibi import charts, texts
-from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey, problem
+from posviz.figures import alibi
+from posviz.ui.alibi import texts
+from posviz.ui.alibi.settings import AlibiSettings, problem
 from posviz.ui.alibi.snippets import alibi_snippet
-from posviz.ui.alibi.views import bias_axes, bias_view, receptive_view
+from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import show_figure
-from posviz.ui.settings import project, read_settings
+from posviz.ui.settings import read_settings
 from posviz.ui.tables import static_table
 
 s = read_settings(AlibiSettings)
@@ -23,13 +24,12 @@ if problem(s):
     rule_error(problem(s))
     st.stop()
 
-sk = project(s, SlopesKey)
 slopes_code = alibi_snippet(s, part="slopes")
 
 section("1 · Slopes per head")
 prose(texts.SLOPES)
 show_figure(
-    charts.slopes(sk, lecture),
+    chart(alibi.slopes, heads=s.heads, lecture=lecture),
     name="alibi_slopes",
     alt="Each head's slope on a log axis.",
     code=slopes_code,
@@ -38,7 +38,7 @@ show_figure(
 section("2 · Any number of heads")
 prose(texts.INTERLEAVE)
 show_figure(
-    charts.interleave(sk, lecture),
+    chart(alibi.interleave, heads=s.heads, lecture=lecture),
     name="alibi_interleave",
     alt="The slopes of the closest power of two, of twice as many heads, and the final slopes.",
     code=slopes_code,
@@ -46,22 +46,27 @@ show_figure(
 
 section("3 · The bias, head by head")
 prose(texts.BIAS)
-bv = bias_view(s)
+zoom = dict(window=s.window, q_start=s.q_start, k_start=s.k_start)
 show_figure(
-    charts.bias_grid(s, lecture),
+    chart(alibi.bias_grid, heads=s.heads, seq_len=s.seq_len, causal=s.causal, **zoom, lecture=lecture),
     name="alibi_bias",
     alt="Small heatmaps of each shown head's bias over query and key positions.",
-    code=alibi_snippet(s, part="bias", axes=bias_axes(s), heads_shown=bv.heads_shown.tolist()),
+    code=alibi_snippet(
+        s,
+        part="bias",
+        axes=alibi.bias_axes(seq_len=s.seq_len, **zoom),
+        heads_shown=alibi.shown_heads(s.heads, alibi.GRID_HEADS).tolist(),
+    ),
 )
 
 section("4 · Receptive field")
 prose(texts.RECEPTIVE)
-rk = project(s, ReceptiveKey)
-rv = receptive_view(rk)
 show_figure(
-    charts.receptive_field(rk, lecture),
+    chart(alibi.receptive_field, heads=s.heads, seq_len=s.seq_len, lecture=lecture),
     name="alibi_receptive_field",
     alt="Attention weight against distance for each shown head, log axes, with each head's 90% reach.",
-    code=alibi_snippet(s, part="receptive", heads_shown=rv.heads_shown.tolist()),
+    code=alibi_snippet(s, part="receptive", heads_shown=alibi.shown_heads(s.heads, alibi.CURVE_HEADS).tolist()),
 )
-static_table(rv.table, label="Each head's slope", hide_index=True, max_rows=12)
+static_table(
+    data(alibi.slope_table, heads=s.heads, seq_len=s.seq_len), label="Each head's slope", hide_index=True, max_rows=12
+)

@@ -1,11 +1,34 @@
-"""Figures for the ALiBi page."""
+"""The ALiBi page's figures: one function of plain arguments per figure, each returning a :class:`Chart`.
+
+``slopes``, ``interleave``, ``bias_grid`` and ``receptive_field`` are what the page (and a notebook)
+calls; the ``*_figure`` builders below them turn arrays into specs. No view builds the whole
+``(heads, seq_len, seq_len)`` bias: only the heads and positions drawn.
+"""
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
+import torch
 
+from posviz.encodings.alibi import (
+    alibi_bias,
+    alibi_distance_weights,
+    alibi_reach,
+    alibi_slope_sources,
+    alibi_slopes,
+)
+from posviz.encodings.positions import curve_positions, display_positions
+from posviz.figures.axes import Axes, Window, axes
+from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, heatmap_grid, look, number, subtitle_lines
+from posviz.figures.csv import columns_csv
+
+GRID_HEADS = 16  # panels of the bias grid
+GRID_POINTS = 40  # per axis of each panel: a zoom window of 40 positions or fewer is drawn cell by cell
+CURVE_HEADS = 12  # lines of the receptive-field figure
+CURVE_POINTS = 400  # log-spaced distances of the receptive field past the dense ones
 
 BASE_COLOR = "#1f77b4"  # slopes of the closest power of two
 EXTRA_COLOR = "#d62728"  # slopes borrowed from twice that many heads
@@ -198,4 +221,101 @@ def receptive_field_figure(
         ),
         lecture=lecture,
         height=int(lk.height * 1.1),
+    )
+
+
+# --- the figures, by plain arguments ---------------------------------------------------------------
+
+
+def shown_heads(heads: int, count: int) -> np.ndarray:
+    """(h,) int64: at most ``count`` heads, evenly spread, always the steepest (0) and the flattest."""
+    return display_positions(heads, count).numpy()
+
+
+def _slopes_csv(heads: int) -> str:
+    return columns_csv({"head": range(1, heads + 1), "slope": alibi_slopes(heads).numpy()})
+
+
+def slopes(*, heads: int, lecture: bool = False) -> Chart:
+    """Each of ``heads`` heads' slope ``m_h`` on a log axis."""
+    closest = alibi_slope_sources(heads).closest
+    return Chart.of(slopes_figure(alibi_slopes(heads), closest=closest, lecture=lecture), lambda: _slopes_csv(heads))
+
+
+def interleave(*, heads: int, lecture: bool = False) -> Chart:
+    """Where each slope comes from when ``heads`` is not a power of two (``get_slopes``)."""
+    src = alibi_slope_sources(heads)
+    figure = interleave_figure(src.base, src.doubled, src.extra, heads=heads, lecture=lecture)
+    return Chart.of(figure, lambda: _slopes_csv(heads))
+
+
+def bias_axes(*, seq_len: int, window: int = 0, q_start: int = 0, k_start: int = 0) -> Axes:
+    """The queries and keys of the bias grid: at most ``GRID_POINTS`` per axis, inside the zoom window if any."""
+    return axes(seq_len, seq_len, "start", GRID_POINTS, window=Window(q_start, k_start, window))
+
+
+def bias_grid(
+    *,
+    heads: int,
+    seq_len: int,
+    causal: bool,
+    window: int = 0,
+    q_start: int = 0,
+    k_start: int = 0,
+    lecture: bool = False,
+) -> Chart:
+    """The bias of the shown heads (at most ``GRID_HEADS``) on the shown positions: ``(h, n_q, n_k)``."""
+    ax = bias_axes(seq_len=seq_len, window=window, q_start=q_start, k_start=k_start)
+    hs = shown_heads(heads, GRID_HEADS)
+    bias = alibi_bias(torch.as_tensor(ax.q_pos), torch.as_tensor(ax.k_pos), heads, causal=causal)[hs].numpy()
+    m = alibi_slopes(heads)[hs].numpy()
+    figure = bias_grid_figure(
+        bias, heads_shown=hs, slopes=m, q_pos=ax.q_pos, k_pos=ax.k_pos, seq_len=seq_len, causal=causal, heads=heads,
+        lecture=lecture,
+    )  # fmt: skip
+
+    def csv() -> str:  # one row per (head, query, key) shown
+        n_q, n_k = len(ax.q_pos), len(ax.k_pos)
+        return columns_csv(
+            {
+                "head": np.repeat(hs + 1, n_q * n_k),
+                "query i": np.tile(np.repeat(ax.q_pos, n_k), len(hs)),
+                "key j": np.tile(ax.k_pos, len(hs) * n_q),
+                "bias": bias.ravel(),
+            }
+        )
+
+    return Chart.of(figure, csv)
+
+
+def receptive_distances(seq_len: int) -> torch.Tensor:
+    """(r,) int64: the distances the last of ``seq_len`` queries sees, dense then log-spaced."""
+    return curve_positions(seq_len - 1, points=CURVE_POINTS)
+
+
+def receptive_field(*, heads: int, seq_len: int, lecture: bool = False) -> Chart:
+    """Attention against distance of the last query with equal content scores, one line per shown head."""
+    all_slopes = alibi_slopes(heads)
+    hs = shown_heads(heads, CURVE_HEADS)
+    d = receptive_distances(seq_len)
+    weights = alibi_distance_weights(all_slopes[hs], d, seq_len).numpy()
+    reach = alibi_reach(all_slopes, seq_len)[hs].numpy()
+    figure = receptive_field_figure(
+        d.numpy(), weights, reach, heads_shown=hs, slopes=all_slopes[hs].numpy(), seq_len=seq_len, lecture=lecture
+    )
+    columns = {"distance": d.numpy(), **{f"head {int(h) + 1}": weights[i] for i, h in enumerate(hs)}}
+    return Chart.of(figure, lambda: columns_csv(columns))
+
+
+def slope_table(*, heads: int, seq_len: int) -> pd.DataFrame:
+    """Every head: its slope (as the legend writes it), log2, 1/m, and the distance holding 90% of its attention."""
+    m = alibi_slopes(heads).numpy()
+    return pd.DataFrame(
+        {
+            "head": np.arange(1, heads + 1),
+            "slope m": [number(v, 3) for v in m.tolist()],  # as the legend writes it: 0.0312, not 0.0313
+            "log2 m": np.log2(m),
+            "1/m (tokens per 1/e)": 1 / m,
+            "90% of attention within": alibi_reach(alibi_slopes(heads), seq_len).numpy(),
+        }
     )

@@ -27,6 +27,7 @@ import plotly.graph_objects as go
 import streamlit as st
 import torch
 
+from posviz.figures.chart import Chart as FigureChart
 from posviz.figures.plotly_private import figure_of
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -97,3 +98,26 @@ def cached_figure(fn: F | None = None, *, max_entries: int = FIGURE_ENTRIES) -> 
     cached = st.cache_resource(max_entries=max_entries, show_spinner=False)(encoded)
     cached.uncached = fn  # type: ignore[attr-defined]
     return cached  # type: ignore[return-value]
+
+
+@functools.cache
+def _shared(fn: Callable[..., FigureChart], max_entries: int) -> Callable[..., FigureChart]:
+    """``fn`` behind one process-wide bounded cache (Streamlit keys it by the function's module, name and source)."""
+    return st.cache_resource(max_entries=max_entries, show_spinner=False)(fn)
+
+
+def chart(fn: Callable[..., FigureChart], /, *, max_entries: int = FIGURE_ENTRIES, **arguments: Any) -> FigureChart:
+    """``fn(**arguments)``: a figure function of :mod:`posviz.figures`, built once per process for exactly
+    these arguments and shared by every session (never mutated)."""
+    return _shared(fn, max_entries)(**arguments)
+
+
+@functools.cache
+def _copied(fn: Callable[..., Any], max_entries: int) -> Callable[..., Any]:
+    return st.cache_data(max_entries=max_entries, show_spinner=False)(fn)
+
+
+def data(fn: Callable[..., D], /, *, max_entries: int = VIEW_ENTRIES, **arguments: Any) -> D:
+    """``fn(**arguments)`` (arrays or a table a page shows beside its figures), computed once per process for
+    these arguments; each caller gets its own copy."""
+    return _copied(fn, max_entries)(**arguments)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from posviz.ui.axes import Axes
+from posviz.figures.axes import Axes
 
 
 def shown_args(stride: int, start: int = 0, count: int | None = None) -> str:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from posviz.figures.chart import Chart as FigureChart
 from posviz.ui.cache import Chart
 from posviz.ui.plot import plot
 
@@ -25,32 +24,8 @@ def plotly_config(name: str) -> dict:
     }
 
 
-def matrix_csv(matrix, q_pos, k_pos) -> str:
-    """CSV with query positions as rows and key positions as columns."""
-    frame = pd.DataFrame(
-        np.asarray(matrix),
-        index=pd.Index(np.asarray(q_pos), name="query i \\ key j"),
-        columns=np.asarray(k_pos),
-    )
-    return frame.to_csv()
-
-
-def panels_csv(panels: dict[str, np.ndarray], q_pos, k_pos) -> str:
-    """Several (q, k) matrices on the same positions, one row per (query, key), a column each."""
-    q, k = np.meshgrid(np.asarray(q_pos), np.asarray(k_pos), indexing="ij")  # (q, k) each
-    frame = pd.DataFrame({"query i": q.ravel(), "key j": k.ravel(), "r = j - i": (k - q).ravel()})
-    for name, matrix in panels.items():
-        frame[name] = np.asarray(matrix).ravel()
-    return frame.to_csv(index=False)
-
-
-def columns_csv(columns: dict[str, np.ndarray]) -> str:
-    """Equal-length 1-D series side by side."""
-    return pd.DataFrame({name: np.asarray(values) for name, values in columns.items()}).to_csv(index=False)
-
-
 def show_figure(
-    fig: go.Figure | Chart,
+    fig: go.Figure | Chart | FigureChart,
     *,
     name: str,
     alt: str,
@@ -78,7 +53,9 @@ def show_figure(
         slot: the figure's place on the page when ``name`` carries a step or head number; its
             code block keeps its open state under this key (``name`` by default).
     """
-    if isinstance(fig, Chart):
+    if isinstance(fig, FigureChart):
+        csv = csv or fig.make_csv
+    elif isinstance(fig, Chart):
         fig, csv = fig.figure, csv or fig.csv
     plot(fig, key=f"fig_{name}", config=plotly_config(name), alt=alt, on_select=on_select)
     if csv is None and code is None:

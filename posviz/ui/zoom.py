@@ -2,7 +2,7 @@
 
 Streamlit reports Plotly's box select as the chart's selection state; the
 callback turns the last box into ``window``, ``q_start`` and ``k_start`` (the
-URL keys of :class:`posviz.ui.axes.Window`) for the next run, so the link
+URL keys of :class:`posviz.figures.axes.Window`) for the next run, so the link
 reopens the zoomed view.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from posviz.ui.axes import window_from_box
+from posviz.figures.axes import window_from_box
 from posviz.ui.controls import set_on_next_run
 
 

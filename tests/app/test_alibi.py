@@ -7,7 +7,7 @@ import pytest
 
 from posviz.encodings.alibi import alibi_slopes
 from posviz.encodings.positions import display_stride
-from posviz.ui.alibi.settings import GRID_POINTS
+from posviz.figures.alibi import GRID_POINTS
 
 from .conftest import array, assert_healthy, chart, charts, has_widget, open_alibi, tables, value_of, warnings, widget
 

@@ -10,34 +10,35 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from posviz.encodings.alibi import alibi_slopes
-from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey
+from posviz.figures import alibi
+from posviz.figures.chart import Chart as FigureChart
 from posviz.ui.settings import project
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
-    from posviz.ui.alibi import charts
-    from posviz.ui.alibi.views import bias_view, receptive_view
     from posviz.ui.cache import Chart, cached_figure
 
 
-def frame(chart: Chart) -> pd.DataFrame:
-    assert isinstance(chart, Chart) and chart.csv is not None
+def frame(chart: Chart | FigureChart) -> pd.DataFrame:
+    assert isinstance(chart, Chart | FigureChart) and chart.csv is not None
     return pd.read_csv(io.StringIO(chart.csv()))
 
 
 def test_each_chart_carries_the_data_it_draws():
-    s = AlibiSettings(heads=6, seq_len=300)
-    sk, rk = project(s, SlopesKey), project(s, ReceptiveKey)
-    for fn in (charts.slopes, charts.interleave):
-        got = frame(fn.uncached(sk, False))
+    for fn in (alibi.slopes, alibi.interleave):
+        got = frame(fn(heads=6))
         assert list(got["head"]) == list(range(1, 7))
         np.testing.assert_allclose(got["slope"], alibi_slopes(6).numpy())
-    bias = frame(charts.bias_grid.uncached(s, False))
-    np.testing.assert_allclose(bias["bias"], bias_view(s).bias.ravel(), rtol=1e-6)
-    receptive = frame(charts.receptive_field.uncached(rk, False))
-    v = receptive_view(rk)
-    np.testing.assert_allclose(receptive["distance"], v.distances)
-    np.testing.assert_allclose(receptive[f"head {int(v.heads_shown[0]) + 1}"], v.weights[0], rtol=1e-6)
+    bias = frame(alibi.bias_grid(heads=6, seq_len=300, causal=True))
+    ax = alibi.bias_axes(seq_len=300)
+    q, k = bias["query i"].to_numpy(), bias["key j"].to_numpy()
+    want = -alibi_slopes(6).numpy()[bias["head"] - 1] * (q - k)  # -m (i - j); the figure masks j > i
+    np.testing.assert_allclose(bias["bias"], want, rtol=1e-6)
+    assert set(q) == set(ax.q_pos) and len(bias) == 6 * len(ax.q_pos) * len(ax.k_pos)
+    receptive = frame(alibi.receptive_field(heads=6, seq_len=300))
+    d = receptive["distance"].to_numpy()
+    m = alibi_slopes(6).numpy()[0]
+    np.testing.assert_allclose(receptive["head 1"], np.exp(-m * d) / np.exp(-m * np.arange(300)).sum(), rtol=1e-5)
 
 
 def test_t5_charts_carry_the_matrices_they_draw():
@@ -66,7 +67,7 @@ def test_t5_charts_carry_the_matrices_they_draw():
 
 
 def test_sinusoidal_charts_carry_what_they_draw():
-    from posviz.ui.exports import matrix_csv
+    from posviz.figures.csv import matrix_csv
     from posviz.ui.sinusoidal import charts as sin_charts
     from posviz.ui.sinusoidal.settings import LayoutsKey, SinusoidalSettings, TableKey
     from posviz.ui.sinusoidal.views import layouts_view, similarity_view, table_view

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from posviz.ui.alibi.settings import AlibiSettings, ReceptiveKey, SlopesKey
+from posviz.figures import alibi
+from posviz.ui.alibi.settings import AlibiSettings
 from posviz.ui.alibi.snippets import ALIBI_PARTS, alibi_snippet
 from posviz.ui.settings import project
 from posviz.ui.sinusoidal.settings import LearnedKey, SinusoidalSettings, TableKey
@@ -15,7 +18,6 @@ from posviz.ui.sinusoidal.snippets import SINUSOIDAL_PARTS, sinusoidal_snippet
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
-    from posviz.ui.alibi import views as alibi_ui
     from posviz.ui.sinusoidal import views as sin_ui
 
 
@@ -54,18 +56,29 @@ ALIBI_SETTINGS = [
 ]
 
 
+def chart_frame(chart) -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(chart.csv()))
+
+
 @pytest.mark.parametrize("s", ALIBI_SETTINGS, ids=str)
 def test_alibi_snippets_match_the_page(s):
-    sl = alibi_ui.slopes_view.__wrapped__(project(s, SlopesKey))
-    np.testing.assert_array_equal(run(alibi_snippet(s, part="slopes"))["slopes"].numpy(), sl.slopes)
-    bv = alibi_ui.bias_view.__wrapped__(s)
-    scope = run(alibi_snippet(s, part="bias", axes=alibi_ui.bias_axes(s), heads_shown=bv.heads_shown.tolist()))
-    np.testing.assert_array_equal(scope["q_pos"].numpy(), bv.q_pos)
-    np.testing.assert_array_equal(scope["k_pos"].numpy(), bv.k_pos)
-    np.testing.assert_allclose(scope["bias"].numpy(), bv.bias, rtol=1e-6, atol=1e-6)
-    rv = alibi_ui.receptive_view.__wrapped__(project(s, ReceptiveKey))
-    weights = run(alibi_snippet(s, part="receptive", heads_shown=rv.heads_shown.tolist()))["weights"].numpy()
-    np.testing.assert_allclose(weights[:, rv.distances], rv.weights, rtol=1e-9, atol=1e-15)
+    slopes = chart_frame(alibi.slopes(heads=s.heads))["slope"].to_numpy()
+    np.testing.assert_allclose(run(alibi_snippet(s, part="slopes"))["slopes"].numpy(), slopes, rtol=1e-12)
+    ax = alibi.bias_axes(seq_len=s.seq_len, window=s.window, q_start=s.q_start, k_start=s.k_start)
+    hs = alibi.shown_heads(s.heads, alibi.GRID_HEADS)
+    scope = run(alibi_snippet(s, part="bias", axes=ax, heads_shown=hs.tolist()))
+    drawn = chart_frame(alibi.bias_grid(heads=s.heads, seq_len=s.seq_len, causal=s.causal, window=s.window,
+                                        q_start=s.q_start, k_start=s.k_start))  # fmt: skip
+    np.testing.assert_array_equal(scope["q_pos"].numpy(), np.unique(drawn["query i"]))
+    np.testing.assert_array_equal(scope["k_pos"].numpy(), np.unique(drawn["key j"]))
+    np.testing.assert_array_equal(sorted(set(drawn["head"])), hs + 1)
+    np.testing.assert_allclose(scope["bias"].numpy().ravel(), drawn["bias"], rtol=1e-6, atol=1e-6)
+    curves = chart_frame(alibi.receptive_field(heads=s.heads, seq_len=s.seq_len))
+    hs = alibi.shown_heads(s.heads, alibi.CURVE_HEADS)
+    weights = run(alibi_snippet(s, part="receptive", heads_shown=hs.tolist()))["weights"].numpy()
+    d = curves["distance"].to_numpy()
+    for row, h in enumerate(hs):
+        np.testing.assert_allclose(weights[row, d], curves[f"head {h + 1}"], rtol=1e-6, atol=1e-15)
 
 
 def test_unknown_parts_are_refused():

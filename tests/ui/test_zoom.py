@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import streamlit as st
 
-from posviz.ui.axes import Window, axes, window_from_box
+from posviz.figures.axes import Window, axes, window_from_box
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that session state lives in memory

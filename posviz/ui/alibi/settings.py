@@ -1,4 +1,4 @@
-"""The ALiBi page's settings: its URL parameters (defaults written once), cache keys and rules."""
+"""The ALiBi page's settings: its URL parameters (defaults written once), and rules."""
 
 from __future__ import annotations
 
@@ -9,10 +9,6 @@ from posviz.ui.params import MAX_LEN, PARAMS
 from posviz.ui.settings import setting
 
 PAGE_MAX_HEADS = 128  # the slider's top (the encoding takes up to 4096)
-GRID_HEADS = 16  # panels of the bias grid
-GRID_POINTS = 40  # per axis of each panel: a zoom window of 40 positions or fewer is drawn cell by cell
-CURVE_HEADS = 12  # lines of the receptive-field figure
-CURVE_POINTS = 400  # log-spaced distances of the receptive field past the dense ones
 
 
 @dataclass(frozen=True)
@@ -25,21 +21,6 @@ class AlibiSettings:
     window: int = setting(PARAMS["window"], section="Zoom", bounds=(None, MAX_LEN))
     q_start: int = setting(PARAMS["q_start"], when=lambda v: v["window"] > 0)
     k_start: int = setting(PARAMS["k_start"], when=lambda v: v["window"] > 0)
-
-
-@dataclass(frozen=True)
-class SlopesKey:
-    """The slopes depend on the number of heads only."""
-
-    heads: int
-
-
-@dataclass(frozen=True)
-class ReceptiveKey:
-    """Each head's reach: the slopes and the longest distance (the last query sees every key)."""
-
-    heads: int
-    seq_len: int
 
 
 def problem(s: AlibiSettings) -> str | None:

@@ -7,8 +7,8 @@ every snippet and compares with the page.
 
 from __future__ import annotations
 
+from posviz.figures.axes import Axes
 from posviz.ui.alibi.settings import AlibiSettings
-from posviz.ui.axes import Axes
 from posviz.ui.code import SHOWN_FN, shown_args
 
 ALIBI_PARTS = ("slopes", "bias", "receptive")

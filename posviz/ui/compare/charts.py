@@ -7,10 +7,10 @@ is built from the same arrays, once per view (:func:`posviz.ui.cache.cached_figu
 from __future__ import annotations
 
 from posviz.figures import compare as fig
+from posviz.figures.csv import columns_csv, panels_csv
 from posviz.ui.cache import Chart, cached_figure
 from posviz.ui.compare.settings import CompareSettings
 from posviz.ui.compare.views import CompareView, compare_view
-from posviz.ui.exports import columns_csv, panels_csv
 
 
 @cached_figure

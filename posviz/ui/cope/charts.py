@@ -14,11 +14,11 @@ import numpy as np
 
 from posviz.encodings.tokens import tokenize
 from posviz.figures import cope as fig
+from posviz.figures.csv import columns_csv, matrix_csv, panels_csv
 from posviz.ui.cache import Chart, cached_figure
 from posviz.ui.cope.notes import gates_subtitle
 from posviz.ui.cope.settings import COPE_MAX_TOKENS, PairKey, RowKey, ViewKey
 from posviz.ui.cope.views import cope_view, pair_view, pitfall_view, row_view
-from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
 
 
 def _tokens(k: ViewKey) -> list[str]:

@@ -13,9 +13,9 @@ from posviz.figures import alibi as alibi_fig
 from posviz.figures import models as fig
 from posviz.figures import t5 as t5_fig
 from posviz.figures.common import look
+from posviz.figures.csv import columns_csv
 from posviz.figures.layout import retitle
 from posviz.ui.cache import Chart, cached_figure
-from posviz.ui.exports import columns_csv
 from posviz.ui.models.settings import MaskKey, ReachKey, RopeKey
 from posviz.ui.models.views import alibi_view, load, mask_view, reach_view, rope_view, t5_view
 

@@ -14,8 +14,8 @@ import numpy as np
 
 from posviz.encodings.rope import layout_permutation
 from posviz.figures import rope as fig
+from posviz.figures.csv import columns_csv, matrix_csv, panels_csv
 from posviz.ui.cache import Chart, cached_figure
-from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
 from posviz.ui.rope.settings import (
     DECAY_SAMPLES,
     AttentionKey,

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from posviz.figures import shaw as fig
+from posviz.figures.axes import figure_args
+from posviz.figures.csv import columns_csv, matrix_csv, panels_csv
 from posviz.figures.memory import bytes_figure
-from posviz.ui.axes import figure_args
 from posviz.ui.cache import Chart, cached_figure
-from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
 from posviz.ui.shaw.settings import BytesKey, IndexKey, RowKey, ScoreKey, TableKey, ToyKey
 from posviz.ui.shaw.views import (
     index_view,

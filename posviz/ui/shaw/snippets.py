@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from posviz.ui.axes import Axes
+from posviz.figures.axes import Axes
 from posviz.ui.code import SHOWN_FN, shown_lines
 from posviz.ui.shaw.settings import ShawSettings
 

@@ -17,7 +17,7 @@ from posviz.encodings.shaw import (
     shaw_table,
     shaw_value_term,
 )
-from posviz.ui.axes import Axes, Window, axes
+from posviz.figures.axes import Axes, Window, axes
 from posviz.ui.cache import cached_view
 from posviz.ui.settings import project
 from posviz.ui.shaw.settings import (

@@ -8,8 +8,8 @@ layouts alone.
 from __future__ import annotations
 
 from posviz.figures import sinusoidal as fig
+from posviz.figures.csv import columns_csv, matrix_csv, panels_csv
 from posviz.ui.cache import Chart, cached_figure
-from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
 from posviz.ui.sinusoidal.settings import LayoutsKey, LearnedKey, TableKey
 from posviz.ui.sinusoidal.views import layouts_view, learned_view, similarity_view, table_view
 

@@ -8,9 +8,9 @@ memory chart on ``dim`` and the length it marks only.
 from __future__ import annotations
 
 from posviz.figures import skew as fig
+from posviz.figures.csv import columns_csv, matrix_csv
 from posviz.figures.memory import bytes_figure
 from posviz.ui.cache import Chart, cached_figure
-from posviz.ui.exports import columns_csv, matrix_csv
 from posviz.ui.settings import project
 from posviz.ui.skew.settings import BytesKey, SkewKey, SkewSettings
 from posviz.ui.skew.views import memory_view, skew_view

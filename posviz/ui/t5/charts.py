@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from posviz.figures import t5 as fig
+from posviz.figures.axes import figure_args
+from posviz.figures.csv import columns_csv, matrix_csv, panels_csv
 from posviz.figures.t5 import pipeline_matrix
-from posviz.ui.axes import figure_args
 from posviz.ui.cache import Chart, cached_figure
-from posviz.ui.exports import columns_csv, matrix_csv, panels_csv
 from posviz.ui.t5.notes import last_bucket_start
 from posviz.ui.t5.settings import AttentionKey, BucketKey, GridKey, HeadKey
 from posviz.ui.t5.views import (

@@ -6,7 +6,7 @@ compares its tensors with the package's.
 
 from __future__ import annotations
 
-from posviz.ui.axes import Axes
+from posviz.figures.axes import Axes
 from posviz.ui.code import SHOWN_FN, shown_lines
 from posviz.ui.t5.settings import AttentionKey
 

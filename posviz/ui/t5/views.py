@@ -20,9 +20,9 @@ from posviz.encodings.t5 import (
     t5_bucket_ranges,
     t5_bucket_steps,
 )
-from posviz.ui.axes import Axes, Window, axes
+from posviz.figures.axes import Axes, Window, axes
+from posviz.figures.csv import columns_csv
 from posviz.ui.cache import cached_view, numpy_fields
-from posviz.ui.exports import columns_csv
 from posviz.ui.settings import project
 from posviz.ui.t5.notes import bucket_notes, ranges_frame
 from posviz.ui.t5.settings import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from posviz.figures import multimodal as fig
+from posviz.figures.csv import columns_csv
 from posviz.ui.cache import Chart, cached_figure
-from posviz.ui.exports import columns_csv
 from posviz.ui.vision.settings import ENCODERS, PRESETS, OffsetKey, SequenceKey
 from posviz.ui.vision.views import BLOCKS, INTERLEAVED, offset_view, pairs_view, sequence_view, split_view, time_view
 
