@@ -23,7 +23,7 @@ def test_server_config_is_locked_down():
 
 
 # Only the lecture style, a literal (checked below): Markdown's code is loaded with the page, st.html's is not.
-UNSAFE_ALLOWED: dict[str, list[str]] = {"posviz/ui/chrome.py": ["_LECTURE_CSS, unsafe_allow_html=True"]}
+UNSAFE_ALLOWED: dict[str, list[str]] = {"posviz/ui/chrome.py": ["LECTURE_CSS, unsafe_allow_html=True"]}
 
 
 def test_no_unsafe_html_anywhere():
@@ -43,16 +43,20 @@ def test_st_html_only_renders_static_css_and_escaped_code():
     assert calls == {
         "posviz/ui/chrome.py": [
             code,
-            '_CODE_CSS + _CONTRAST_CSS + ("" if lecture else _TABLE_ZOOM)',
+            "PAGE_CSS if lecture else PAGE_CSS + TABLES_ZOOM_OUT_CSS",
         ],
         "posviz/ui/deck/present.py": ['_AUDIENCE_CSS if run.view == "audience" else _DECK_CSS'],
         # every header, cell and label through html.escape (tests/ui/test_tables.py)
         "posviz/ui/tables.py": ["html_table(data, label=label, hide_index=hide_index, height=height)"],
     }
-    for path, names in (
-        ("posviz/ui/chrome.py", ("_CODE_CSS", "_CONTRAST_CSS", "_LECTURE_CSS", "_TABLE_ZOOM")),
-        ("posviz/ui/deck/present.py", ("_DECK_CSS", "_AUDIENCE_CSS")),
+    chrome = (ROOT / "posviz/ui/chrome.py").read_text()
+    for name, files in (
+        ("PAGE_CSS", '"page.css"'),
+        ("LECTURE_CSS", '"lecture.css"'),
+        ("TABLES_ZOOM_OUT_CSS", '"tables-zoom-out.css"'),
     ):
+        assert re.search(rf"^{name} = style\({files}\)$", chrome, flags=re.M), name  # static files, no formatting
+    for path, names in (("posviz/ui/deck/present.py", ("_DECK_CSS", "_AUDIENCE_CSS")),):
         text = (ROOT / path).read_text()
         for name in names:
             assert re.search(rf'^{name} = """<style>', text, flags=re.M), name  # a literal, no formatting
@@ -98,36 +102,46 @@ def test_code_in_the_text_is_escaped(monkeypatch):
     assert sent == [f'<pre class="posviz-code"><code>{escaped}</code></pre>']
 
 
-def _literal_component(path: str, call: str, names: tuple[str, str]) -> None:
-    """The module declares exactly one component, with this call, and its code and style are plain literals."""
+def _static_component(path: str, name: str, html: str, front: str) -> None:
+    """The module declares exactly one component, whose code and style are the static files ``front``.js/.css."""
     text = (ROOT / path).read_text()
-    assert re.findall(r"components\.v2\.component\((.*)\)", text) == [call]
-    for name in names:
-        assert re.search(rf'^{name} = """\n', text, flags=re.M), name  # literals, no formatting
+    call = f'"{name}", html={html}, css=asset("{front}.css"), js=asset("{front}.js"), isolate_styles=False'
+    assert [" ".join(c.split()) for c in re.findall(r"components\.v2\.component\((.*?)\)\n", text, flags=re.S)] == [
+        call
+    ]
+
+
+FRONT = ROOT / "posviz" / "ui" / "front"
+
+
+def test_front_end_files_load_nothing_from_elsewhere():
+    """Styles import nothing and load no file; scripts neither evaluate text nor write markup."""
+    for css in FRONT.glob("*.css"):
+        text = css.read_text()
+        assert "@import" not in text and "url(" not in text, css.name
+    for js in FRONT.glob("*.js"):
+        text = js.read_text()
+        for unsafe in ("innerHTML", "outerHTML", "eval(", "new Function", "document.write", "insertAdjacentHTML"):
+            assert unsafe not in text, (js.name, unsafe)
 
 
 def test_the_only_components_are_the_static_figure_component_and_the_reconnect_guard():
-    """posviz.ui.plot: literal HTML, CSS and JavaScript (no user text), loading one file of this app's own
-    static folder; figures reach it as JSON data, never as markup. posviz.ui.reconnect: literal CSS and
+    """posviz.ui.plot: literal HTML, static CSS and JavaScript (no user text), loading one file of this app's
+    own static folder; figures reach it as JSON data, never as markup. posviz.ui.reconnect: static CSS and
     JavaScript, no markup, nothing loaded."""
     uses = {p.relative_to(ROOT).as_posix() for p in SOURCES if "components.v2" in p.read_text()}
     assert uses == {"posviz/ui/plot.py", "posviz/ui/reconnect.py"}
-    _literal_component(
-        "posviz/ui/reconnect.py",
-        '"posviz_resync_guard", html="", css=_GUARD_CSS, js=_GUARD_JS, isolate_styles=False',
-        ("_GUARD_JS", "_GUARD_CSS"),
-    )
-    _literal_component(
-        "posviz/ui/plot.py", '"posviz_plot", html=_HTML, css=_CSS, js=_JS, isolate_styles=False', ("_JS", "_CSS")
-    )
+    _static_component("posviz/ui/reconnect.py", "posviz_resync_guard", '""', "reconnect")
+    _static_component("posviz/ui/plot.py", "posviz_plot", "_HTML", "plot")
     from posviz.ui import plot, reconnect
+    from posviz.ui.front import asset
 
-    assert f"const LIMIT = {reconnect.GUARD_MS};" in reconnect._GUARD_JS
-    for unsafe in ("innerHTML", "eval(", "fetch(", "src"):
-        assert unsafe not in reconnect._GUARD_JS, unsafe
-    assert f'const BUNDLE = "{plot.BUNDLE}";' in plot._JS
+    guard = asset("reconnect.js")
+    assert f"const LIMIT = {reconnect.GUARD_MS};" in guard
+    for unsafe in ("fetch(", "src"):
+        assert unsafe not in guard, unsafe
+    assert f'const BUNDLE = "{plot.BUNDLE}";' in asset("plot.js")
     assert (ROOT / "static" / Path(plot.BUNDLE).name).is_file()
-    assert "innerHTML" not in plot._JS and "eval(" not in plot._JS
     assert (ROOT / "tools" / "static").resolve() == (ROOT / "static").resolve()  # the floor app's static folder
     assert sorted(p.name for p in (ROOT / "static").iterdir()) == [
         "plotly-cartesian.LICENSE.txt",
