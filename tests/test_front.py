@@ -33,7 +33,7 @@ def listed_hooks() -> dict[str, tuple[set[str], str]]:
 def test_hooks_md_lists_exactly_the_hooks_the_files_use():
     used, listed = hooks_in_files(), listed_hooks()
     assert used, "no hook found: the pattern or the folder moved"
-    assert set(used) == set(listed), (set(used) ^ set(listed))
+    assert set(used) == set(listed), set(used) ^ set(listed)
     for hook, files in used.items():
         assert listed[hook][0] == files, hook
         assert listed[hook][1].startswith("/"), hook  # a page to find it at
