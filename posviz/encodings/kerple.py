@@ -1,0 +1,87 @@
+"""KERPLE (Chi et al. 2022, "KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation").
+
+Each head adds a learned, conditionally positive definite kernel of the distance to its logits, after
+the ``1 / sqrt(d)`` scaling. Semantics follow ``chijames/KERPLE``, ``megatron/mpu/layers.py``:
+
+    log kernel    (ParallelKerpleLog)    b_h[i, j] = -p_h log(1 + a_h (i - j))
+    power kernel  (ParallelKerplePower)  b_h[i, j] = -a_h (i - j) ** p_h
+
+on the causal distance ``tril(i - j)`` (0 above the diagonal, where the causal mask applies anyway). The
+names swap between the two: in the log kernel ``p`` multiplies and ``a`` sits inside the log; in the
+power kernel ``a`` multiplies and ``p`` is the exponent. The reference clamps both to at least 0.01
+(and the exponent to at most 2) inside ``forward``; here a value outside that range is refused.
+
+Notation: ``h`` head, ``i`` query, ``j`` key; biases are ``(heads, q_len, k_len)``.
+"""
+
+from __future__ import annotations
+
+import torch
+
+EPS = 0.01  # the reference's lower clamp of every parameter
+MAX_POWER = 2.0  # the power kernel's exponent stays conditionally positive definite up to 2
+
+
+def causal_distance(q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
+    """``max(i - j, 0)``: the reference's ``tril(i - j)``.
+
+    Returns:
+        (q_len, k_len) float64.
+    """
+    return (q_pos.to(torch.float64)[:, None] - k_pos.to(torch.float64)[None, :]).clamp(min=0)
+
+
+def _parameters(name: str, values: torch.Tensor, *, high: float | None = None) -> torch.Tensor:
+    values = torch.as_tensor(values, dtype=torch.float64).reshape(-1)
+    if not torch.isfinite(values).all() or (values < EPS).any() or (high is not None and (values > high).any()):
+        bound = f"from {EPS} to {high}" if high is not None else f"at least {EPS}"
+        raise ValueError(f"KERPLE's {name} must be {bound} for every head (the reference clamps it there).")
+    return values
+
+
+def kerple_log_bias(q_pos: torch.Tensor, k_pos: torch.Tensor, *, p: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
+    """The log kernel ``-p_h log(1 + a_h (i - j))``.
+
+    Args:
+        q_pos, k_pos: (q_len,), (k_len,) positions.
+        p, a: (heads,) each head's multiplier ``p`` and its scale inside the log ``a``, each >= 0.01.
+
+    Returns:
+        (heads, q_len, k_len) float64; 0 on and above the diagonal.
+    """
+    p, a = _parameters("p", p), _parameters("a", a)
+    if p.shape != a.shape:
+        raise ValueError(f"p and a need one value per head each, got {p.numel()} and {a.numel()}.")
+    d = causal_distance(q_pos, k_pos)[None]
+    return -p[:, None, None] * torch.log1p(a[:, None, None] * d)
+
+
+def kerple_power_bias(q_pos: torch.Tensor, k_pos: torch.Tensor, *, a: torch.Tensor, p: torch.Tensor) -> torch.Tensor:
+    """The power kernel ``-a_h (i - j) ** p_h``.
+
+    Args:
+        q_pos, k_pos: (q_len,), (k_len,) positions.
+        a: (heads,) each head's multiplier, >= 0.01; p: (heads,) its exponent, from 0.01 to 2.
+
+    Returns:
+        (heads, q_len, k_len) float64; 0 on and above the diagonal.
+    """
+    a, p = _parameters("a", a), _parameters("p", p, high=MAX_POWER)
+    if p.shape != a.shape:
+        raise ValueError(f"a and p need one value per head each, got {a.numel()} and {p.numel()}.")
+    d = causal_distance(q_pos, k_pos)[None]
+    return -a[:, None, None] * d ** p[:, None, None]
+
+
+def kerple_parameters(heads: int, *, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """Illustrative parameters drawn as the reference initialises them: ``p ~ U(0, 2)``, ``a ~ U(0, 1)``,
+    clamped to at least 0.01.
+
+    Returns:
+        ``(p, a)``, (heads,) float64 each.
+    """
+    if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1:
+        raise ValueError(f"heads must be a whole number of at least 1, got {heads!r}.")
+    p = (2 * torch.rand(heads, generator=generator, dtype=torch.float64)).clamp(min=EPS)
+    a = torch.rand(heads, generator=generator, dtype=torch.float64).clamp(min=EPS)
+    return p, a
