@@ -139,9 +139,23 @@ def open_cope(**params: str | list[str]) -> AppTest:
     return open_page(COPE_PAGE, **params)
 
 
+# AppTest's accessor for each kind of widget a parameter declares (posviz.ui.params.Widget).
+ACCESSORS = {
+    "slider": "slider",
+    "number": "number_input",
+    "toggle": "toggle",
+    "radio": "radio",
+    "select": "selectbox",
+    "text_area": "text_area",
+}
+
+
 def widget(at: AppTest, key: str):
-    """The URL-bound widget for ``key``."""
-    return getattr(at, WIDGETS[key])(key=key)
+    """The URL-bound widget for ``key`` (a key the list above does not name: the kind its parameter declares)."""
+    from tests.registry import all_params
+
+    kind = WIDGETS.get(key) or ACCESSORS[all_params()[key].widget]
+    return getattr(at, kind)(key=key)
 
 
 def value_of(at: AppTest, key: str) -> Any:

@@ -1,0 +1,108 @@
+"""The xPos page's figures: one function of plain arguments per figure, each returning a :class:`Chart`.
+
+Specs are written as plain data (no Plotly objects): traces and layout dicts, arrays as float32.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from posviz.encodings.attention import toy_normal
+from posviz.encodings.positions import curve_positions, display_positions
+from posviz.encodings.xpos import xpos_decay, xpos_score_by_distance, xpos_zeta
+from posviz.figures.chart import Chart
+from posviz.figures.csv import columns_csv
+from posviz.figures.layout import finish, look, number, subtitle_lines
+
+PAIRS_SHOWN = 6  # decay curves: the fastest pair, the slowest, and evenly between
+DENSE, POINTS = 128, 400  # every distance up to 128, then log-spaced
+ROPE_COLOR, XPOS_COLOR = "#9467bd", "#2ca02c"
+
+
+def distances(seq_len: int) -> torch.Tensor:
+    """(r,) int64: the distances drawn, every one up to 128, then log-spaced up to ``seq_len - 1``."""
+    return curve_positions(max(seq_len - 1, 1), dense=DENSE, points=POINTS)
+
+
+def shown_pairs(dim: int) -> np.ndarray:
+    """(p,) int64: at most ``PAIRS_SHOWN`` pairs, always the fastest (0) and the slowest."""
+    return display_positions(dim // 2, PAIRS_SHOWN).numpy()
+
+
+def _pair_color(i: int, n: int) -> str:
+    return f"hsl({int(240 * i / max(n - 1, 1))}, 70%, 42%)"
+
+
+def decay(*, dim: int, scale_base: float, seq_len: int, lecture: bool = False) -> Chart:
+    """Each shown pair's factor ``zeta_k ** (r / scale_base)`` against the distance ``r`` (log axis)."""
+    lk = look(lecture)
+    r = distances(seq_len)
+    pairs = shown_pairs(dim)
+    factors = xpos_decay(r, dim, scale_base=scale_base).numpy()[:, pairs]  # (r, p)
+    zeta = xpos_zeta(dim).numpy()
+    x = r.numpy().astype(np.int32)
+    data = [
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "x": x[1:],
+            "y": factors[1:, i].astype(np.float32),
+            "name": f"pair {p}: ζ = {number(zeta[p], 3)}",
+            "line": {"width": lk.line, "color": _pair_color(i, len(pairs))},
+            "hovertemplate": "distance n − m = %{x}<br>factor %{y:.4g}<extra>" + f"pair {p}" + "</extra>",
+        }
+        for i, p in enumerate(pairs.tolist())
+    ]
+    layout = {
+        "xaxis": {"title": {"text": "distance n − m (log)"}, "type": "log"},
+        "yaxis": {"title": {"text": "factor on the pair's score"}, "range": [0, 1.05]},
+    }
+    figure = finish(
+        {"data": data, "layout": layout},
+        title=f"xPos decay per pair: ζ_k^((n − m)/{number(scale_base)})",
+        subtitle=subtitle_lines(
+            f"ζ_k = (2k + 0.4·d)/(1.4·d) from {number(zeta[0], 3)} (pair 0, fastest) to {number(zeta[-1], 3)}",
+            "the fast pairs, whose rotations already average out at a distance, are damped most",
+        ),
+        lecture=lecture,
+    )
+    columns = {"distance": r.numpy(), **{f"pair {p}": factors[:, i] for i, p in enumerate(pairs.tolist())}}
+    return Chart.of(figure, lambda: columns_csv(columns))
+
+
+def scores(*, dim: int, scale_base: float, seq_len: int, seed: int, lecture: bool = False) -> Chart:
+    """One query and one key (from ``seed``) scored at every distance, RoPE alone and xPos."""
+    lk = look(lecture)
+    g = torch.Generator().manual_seed(seed)
+    q, k = toy_normal(dim, generator=g), toy_normal(dim, generator=g)
+    r = distances(seq_len)
+    rope, xpos = (s.numpy() for s in xpos_score_by_distance(q, k, r, scale_base=scale_base))
+    x = r.numpy().astype(np.int32)
+    lines = ((rope, "RoPE: q·R_(n−m) k", ROPE_COLOR), (xpos, "xPos: the same, each pair decayed", XPOS_COLOR))
+    data = [
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "x": x,
+            "y": y.astype(np.float32),
+            "name": name,
+            "line": {"width": lk.line, "color": color},
+            "hovertemplate": "distance %{x}<br>score %{y:.4g}<extra>" + name + "</extra>",
+        }
+        for y, name, color in lines
+    ]
+    layout = {
+        "xaxis": {"title": {"text": "distance n − m (log)"}, "type": "log"},
+        "yaxis": {"title": {"text": "score q_n · k_m"}, "zeroline": True},
+    }
+    figure = finish(
+        {"data": data, "layout": layout},
+        title="The score of one query and one key against their distance",
+        subtitle=subtitle_lines(
+            f"random q and k (seed {seed}), d = {dim}; RoPE's score keeps oscillating at any distance",
+            "xPos damps it: far keys score closer to 0, so attention favours the near ones",
+        ),
+        lecture=lecture,
+    )
+    return Chart.of(figure, lambda: columns_csv({"distance": r.numpy(), "rope": rope, "xpos": xpos}))

@@ -1,0 +1,1 @@
+"""The xPos page's settings and prose."""
