@@ -1,0 +1,29 @@
+"""KERPLE: learned kernels of the distance, beside ALiBi and T5's buckets."""
+
+import streamlit as st
+
+from posviz.figures import kerple
+from posviz.ui.cache import chart, data
+from posviz.ui.chrome import page_header, prose, section
+from posviz.ui.controls import lecture_mode
+from posviz.ui.exports import show_figure
+from posviz.ui.kerple import texts
+from posviz.ui.kerple.settings import KerpleSettings
+from posviz.ui.settings import read_settings
+from posviz.ui.tables import static_table
+
+s = read_settings(KerpleSettings)
+lecture = lecture_mode()
+page_header("KERPLE: kernelized relative positions", "Chi et al. 2022 · a learned kernel of the distance per head")
+prose(texts.INTRO, label="What KERPLE does")
+st.latex(r"b_h(i,j)=-p_h\log\big(1+a_h\,(i-j)\big)\quad\text{or}\quad b_h(i,j)=-a_h\,(i-j)^{p_h}")
+
+section("1 · One family of additive biases")
+prose(texts.FAMILY)
+show_figure(
+    chart(kerple.family, heads=s.heads, seq_len=s.seq_len, seed=s.seed, lecture=lecture),
+    name="kerple_family",
+    alt="Bias against distance for each head: ALiBi's lines, KERPLE's log and power kernels, and T5's steps.",
+)
+static_table(data(kerple.parameters_table, heads=s.heads, seed=s.seed), label="Each head's KERPLE parameters",
+             hide_index=True, max_rows=16)  # fmt: skip

@@ -1,0 +1,1 @@
+"""The FIRE page's settings and prose."""

@@ -1,0 +1,1 @@
+"""The KERPLE page's settings and prose."""
