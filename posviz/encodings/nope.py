@@ -83,3 +83,53 @@ def nope_layers(num_layers: int, *, interval: int = NO_ROPE_INTERVAL) -> torch.T
     if interval < 1 or num_layers < 0:
         raise ValueError(f"interval must be at least 1 and num_layers at least 0, got {interval} and {num_layers}.")
     return (torch.arange(num_layers) + 1) % interval == 0
+
+
+# The shipped models with NoPE layers, and where their configs say which layers rotate.
+NOPE_MODELS = {"llama4": "Llama 4", "smollm3": "SmolLM3", "cohere2": "Cohere2 (Command R7B, Command A)"}
+
+
+def rotary_layers(config: dict) -> torch.Tensor:
+    """Which layers apply RoPE, read from a config.json of Llama 4, SmolLM3 or Cohere2 by transformers' own
+    configuration class (its defaults included), as each model's attention reads it.
+
+    Llama 4 and SmolLM3: ``no_rope_layers[i] == 1`` means layer ``i`` *uses* RoPE (the name is inverted).
+    Cohere2: only the sliding-window layers rotate; the global (full attention) layers have no RoPE.
+
+    Returns:
+        (num_layers,) bool, True where the layer rotates q and k.
+    """
+    from transformers import Cohere2Config, Llama4TextConfig, SmolLM3Config
+
+    model_type = config.get("model_type")
+    fields = {k: v for k, v in config.items() if k not in ("model_type", "transformers_version")}
+    if model_type == "llama4":
+        fields = dict(config.get("text_config", {}))
+        fields.pop("model_type", None)
+        return torch.tensor(Llama4TextConfig(**fields).no_rope_layers, dtype=torch.bool)
+    if model_type == "smollm3":
+        return torch.tensor(SmolLM3Config(**fields).no_rope_layers, dtype=torch.bool)
+    if model_type == "cohere2":
+        return torch.tensor([t == "sliding_attention" for t in Cohere2Config(**fields).layer_types])
+    raise ValueError(f"no NoPE layers known for model_type {model_type!r}; known: {', '.join(NOPE_MODELS)}.")
+
+
+def permutation_change(values: torch.Tensor, order: torch.Tensor, *, causal: bool) -> torch.Tensor:
+    """How far each token's output moves when the sequence is reordered, with no position term.
+
+    Args:
+        values: (L, d) token vectors (query = key = value: one head without projections).
+        order: (L,) a permutation of ``0 .. L - 1``.
+        causal: whether the causal mask applies.
+
+    Returns:
+        (L,) float64: for token ``n``, the largest absolute difference between its output in the original
+        order and in the new one (0 without the mask, up to rounding).
+    """
+    x = values.to(torch.float64)
+    shuffled = x[order]
+    out = attention_weights(x, x, causal=causal) @ x
+    out_shuffled = attention_weights(shuffled, shuffled, causal=causal) @ shuffled
+    back = torch.empty_like(order)
+    back[order] = torch.arange(len(order))
+    return (out - out_shuffled[back]).abs().amax(-1)

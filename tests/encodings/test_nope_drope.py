@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 import torch
@@ -11,7 +13,7 @@ from transformers.models.llama.modeling_llama import LlamaAttention, LlamaRotary
 from transformers.models.llama4.modeling_llama4 import Llama4TextAttention
 
 from posviz.encodings.drope import attention_by_distance, dropped_rotation, rope_and_drope_attention
-from posviz.encodings.nope import llama4_query_scale, marker_attention, nope_layers, unmasked_outputs
+from posviz.encodings.nope import llama4_query_scale, marker_attention, nope_layers, rotary_layers, unmasked_outputs
 from posviz.encodings.rope import rope_inv_freq
 
 
@@ -105,3 +107,43 @@ def test_bad_arguments_are_refused():
         marker_attention(0)
     with pytest.raises(ValueError, match="floor_scale"):
         llama4_query_scale(torch.arange(3), floor_scale=0)
+
+
+SHIPPED = Path(__file__).resolve().parents[2] / "posviz" / "model_configs"
+
+
+@pytest.mark.parametrize(
+    ("slug", "nope"),
+    [("llama-4-scout", [3, 7, 11, 15]), ("smollm3-3b", [3, 7, 11, 15]), ("command-cohere2", [3, 7, 11, 15])],
+)
+def test_shipped_models_nope_layers_are_their_attentions(slug, nope):
+    """Each layer's attention module, built by transformers from the same config (tiny widths), says whether it
+    rotates: Llama4TextAttention.use_rope, SmolLM3Attention.use_rope, Cohere2Attention's sliding window."""
+    from transformers.models.cohere2.modeling_cohere2 import Cohere2Attention
+    from transformers.models.smollm3.modeling_smollm3 import SmolLM3Attention
+
+    config = json.loads((SHIPPED / f"{slug}.json").read_text())
+    rotates = rotary_layers(config)
+    assert (~rotates).nonzero().flatten().tolist()[:4] == nope
+    small = dict(hidden_size=16, num_attention_heads=2, num_key_value_heads=1, head_dim=8, intermediate_size=16)
+    if config["model_type"] == "llama4":
+        text = {k: v for k, v in config["text_config"].items() if k != "model_type"} | small
+        text.pop("intermediate_size_mlp", None)
+        c = Llama4TextConfig(**text)
+        oracle = [bool(Llama4TextAttention(c, i).use_rope) for i in range(c.num_hidden_layers)]
+    elif config["model_type"] == "smollm3":
+        from transformers import SmolLM3Config
+
+        c = SmolLM3Config(**{k: v for k, v in config.items() if k != "model_type"} | small)
+        oracle = [bool(SmolLM3Attention(c, i).use_rope) for i in range(c.num_hidden_layers)]
+    else:
+        from transformers import Cohere2Config
+
+        c = Cohere2Config(**{k: v for k, v in config.items() if k != "model_type"} | small)
+        oracle = [Cohere2Attention(c, i).sliding_window is not None for i in range(c.num_hidden_layers)]
+    assert rotates.tolist() == oracle
+
+
+def test_an_unknown_model_is_refused():
+    with pytest.raises(ValueError, match="model_type"):
+        rotary_layers({"model_type": "llama"})

@@ -1,0 +1,191 @@
+"""The NoPE page's figures: one function of plain arguments per figure, each returning a :class:`Chart`."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+
+import numpy as np
+import torch
+
+from posviz.encodings.attention import toy_normal
+from posviz.encodings.drope import attention_by_distance, rope_and_drope_attention
+from posviz.encodings.nope import (
+    FLOOR_SCALE,
+    NOPE_MODELS,
+    llama4_query_scale,
+    marker_attention,
+    permutation_change,
+    rotary_layers,
+)
+from posviz.encodings.positions import curve_positions
+from posviz.encodings.rope import rope_inv_freq
+from posviz.figures.chart import Chart
+from posviz.figures.common import heatmap
+from posviz.figures.csv import columns_csv, matrix_csv
+from posviz.figures.layout import finish, look, number, subtitle_lines
+
+SHIPPED = {"llama4": "llama-4-scout", "smollm3": "smollm3-3b", "cohere2": "command-cohere2"}  # /models?model=
+ROPE_COLOR, NOPE_COLOR = "#9467bd", "#7f7f7f"
+
+
+def marker(*, length: int, lecture: bool = False) -> Chart:
+    """The causal mask alone counts: uniform attention onto a first-token marker gives ``1 / t``."""
+    weights, out = marker_attention(length)
+    pos = np.arange(length)
+    figure = heatmap(
+        weights.numpy().astype(np.float32),
+        q_pos=pos,
+        k_pos=pos,
+        title="Equal scores under the causal mask: query t spreads 1/t over its keys",
+        subtitle=subtitle_lines(
+            "no position term anywhere; the value is 1 on the first token only (<bos>)",
+            f"so the output at position t is 1/t: 1, 1/2, … 1/{length}, a position a later layer can read",
+        ),
+        value_name="weight",
+        lecture=lecture,
+        zmin=0.0,
+        zmax=1.0,
+    )
+    return Chart.of(figure, lambda: columns_csv({"position t (1-based)": pos + 1, "output 1/t": out.numpy()}))
+
+
+def permutation(*, dim: int, seed: int, lecture: bool = False) -> Chart:
+    """How much each token's output changes when the sentence is reversed, without and with the causal mask."""
+    lk = look(lecture)
+    length = 6
+    x = toy_normal(length, dim, generator=torch.Generator().manual_seed(seed))
+    order = torch.arange(length - 1, -1, -1)
+    free, masked = permutation_change(x, order, causal=False).numpy(), permutation_change(x, order, causal=True).numpy()
+    tokens = [f"token {i + 1}" for i in range(length)]
+    data = [
+        {"type": "bar", "x": tokens, "y": y.astype(np.float32), "name": name, "marker": {"color": color},
+         "hovertemplate": "%{x}: %{y:.3g}<extra>" + name + "</extra>"}
+        for y, name, color in ((free, "no mask", NOPE_COLOR), (masked, "causal mask", ROPE_COLOR))
+    ]  # fmt: skip
+    layout = {
+        "barmode": "group",
+        "xaxis": {"title": {"text": "token (the same vector wherever it stands)"}},
+        "yaxis": {"title": {"text": "largest change of its output"}},
+    }
+    figure = finish(
+        {"data": data, "layout": layout},
+        title="Reverse the sentence: what a model without positions can tell apart",
+        subtitle=subtitle_lines(
+            "without the mask every token's output is unchanged (0, up to rounding): attention sees a set",
+            "with the mask it changes: each token now sees a different set of predecessors",
+        ),
+        lecture=lecture,
+        height=int(lk.height * 0.8),
+    )
+    return Chart.of(figure, lambda: columns_csv({"token": tokens, "no mask": free, "causal mask": masked}))
+
+
+@cache
+def _shipped(model_type: str) -> np.ndarray:
+    text = (files("posviz") / "model_configs" / f"{SHIPPED[model_type]}.json").read_text(encoding="utf-8")
+    return rotary_layers(json.loads(text)).numpy()
+
+
+def layers(*, lecture: bool = False) -> Chart:
+    """The layer strip of each shipped model with NoPE layers: which layers rotate, which have no position."""
+    rows = [(NOPE_MODELS[m], _shipped(m)) for m in SHIPPED]
+    width = max(len(r) for _, r in rows)
+    z = np.full((len(rows), width), np.nan, dtype=np.float32)
+    for i, (_, rotates) in enumerate(rows):
+        z[i, : len(rotates)] = rotates.astype(np.float32)
+    names = [name for name, _ in rows]
+    data = [
+        {
+            "type": "heatmap",
+            "z": z,
+            "x": np.arange(width, dtype=np.int32),
+            "y": names,
+            "zmin": 0,
+            "zmax": 1,
+            "colorscale": [[0, NOPE_COLOR], [0.5, NOPE_COLOR], [0.5, ROPE_COLOR], [1, ROPE_COLOR]],
+            "showscale": False,
+            "xgap": 2,
+            "ygap": 6,
+            "hovertemplate": "%{y}<br>layer %{x}: %{z}<extra>1 = RoPE, 0 = no position</extra>",
+        }
+    ]
+    layout = {"xaxis": {"title": {"text": "layer (0-based)"}}, "yaxis": {"autorange": "reversed"}}
+    figure = finish(
+        {"data": data, "layout": layout},
+        title="Shipped models with NoPE layers: purple rotates, grey has no position term",
+        subtitle=subtitle_lines(
+            "Llama 4 and SmolLM3: every 4th layer without RoPE (no_rope_layers, 1 = uses RoPE); "
+            "Cohere2: its global layers",
+            "read from each config by transformers; open them on the Real models page",
+        ),
+        lecture=lecture,
+        height=int(look(lecture).height * 0.6),
+    )
+    return Chart.of(figure, lambda: matrix_csv(z, names, np.arange(width)))
+
+
+def temperature(*, lecture: bool = False) -> Chart:
+    """Llama 4's query temperature of its NoPE layers against position."""
+    lk = look(lecture)
+    t = curve_positions(10_000_000, dense=0, points=400, start=1)
+    scale = llama4_query_scale(t).numpy()
+    data = [
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "x": t.numpy().astype(np.int64),
+            "y": scale.astype(np.float32),
+            "name": "query scale",
+            "line": {"width": lk.line, "color": NOPE_COLOR, "shape": "hv"},
+            "hovertemplate": "position %{x}<br>scale %{y:.4f}<extra></extra>",
+        }
+    ]
+    layout = {
+        "xaxis": {"title": {"text": "query position t (log)"}, "type": "log"},
+        "yaxis": {"title": {"text": "factor on q_t"}},
+        "showlegend": False,
+    }
+    figure = finish(
+        {"data": data, "layout": layout},
+        title="Llama 4's NoPE layers sharpen far queries: 1 + 0.1·log(⌊(t + 1)/8192⌋ + 1)",
+        subtitle=subtitle_lines(
+            f"1 below position {FLOOR_SCALE - 1}, then steps up every {FLOOR_SCALE} tokens; "
+            f"{number(scale[-1], 4)} at 10M",
+            "without it, attention over a long context would flatten: more keys share the same softmax",
+        ),
+        lecture=lecture,
+        height=int(lk.height * 0.8),
+    )
+    return Chart.of(figure, lambda: columns_csv({"position": t.numpy(), "scale": scale}))
+
+
+def drope(*, dim: int, base: float, length: int, seed: int, lecture: bool = False) -> Chart:
+    """Mean attention against distance of the same toy queries and keys, with RoPE and with RoPE dropped."""
+    lk = look(lecture)
+    g = torch.Generator().manual_seed(seed)
+    q, k = toy_normal(length, dim, generator=g), toy_normal(length, dim, generator=g)
+    with_rope, dropped = rope_and_drope_attention(q, k, inv_freq=rope_inv_freq(dim, base=base))
+    rope_d, drop_d = attention_by_distance(with_rope).numpy(), attention_by_distance(dropped).numpy()
+    r = np.arange(length)
+    data = [
+        {"type": "scatter", "mode": "lines", "x": r[1:], "y": y[1:].astype(np.float32), "name": name,
+         "line": {"width": lk.line, "color": color},
+         "hovertemplate": "distance %{x}<br>mean weight %{y:.3g}<extra>" + name + "</extra>"}
+        for y, name, color in ((rope_d, "with RoPE", ROPE_COLOR), (drop_d, "dropped: cos = 1, sin = 0", NOPE_COLOR))
+    ]  # fmt: skip
+    layout = {
+        "xaxis": {"title": {"text": "distance i − j (log)"}, "type": "log"},
+        "yaxis": {"title": {"text": "mean attention weight (log)"}, "type": "log"},
+    }
+    figure = finish(
+        {"data": data, "layout": layout},
+        title="DroPE: the same queries and keys, with RoPE and with it dropped",
+        subtitle=subtitle_lines(
+            f"random q and k (seed {seed}), d = {dim}, {length} tokens; mean over the queries that reach each distance",
+            "with RoPE the near keys win; without it only content and the mask remain, until recalibration",
+        ),
+        lecture=lecture,
+    )
+    return Chart.of(figure, lambda: columns_csv({"distance": r, "with rope": rope_d, "dropped": drop_d}))

@@ -1,0 +1,1 @@
+"""The NoPE page's settings and prose."""
