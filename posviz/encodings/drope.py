@@ -57,3 +57,15 @@ def attention_by_distance(weights: torch.Tensor) -> torch.Tensor:
     """
     length = weights.shape[-1]
     return torch.stack([torch.diagonal(weights, offset=-r).to(torch.float64).mean() for r in range(length)])
+
+
+def similar_tokens(length: int, dim: int, *, noise: float, generator: torch.Generator) -> torch.Tensor:
+    """One token repeated at every position with a little noise of its own: ``t + noise * e_i``.
+
+    Content is nearly alike, so what attention does across distance is the position term's doing.
+
+    Returns:
+        (length, dim) float64.
+    """
+    token = torch.randn(dim, generator=generator, dtype=torch.float64)
+    return token[None, :] + noise * torch.randn(length, dim, generator=generator, dtype=torch.float64)

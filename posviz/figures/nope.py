@@ -10,7 +10,7 @@ import numpy as np
 import torch
 
 from posviz.encodings.attention import toy_normal
-from posviz.encodings.drope import attention_by_distance, rope_and_drope_attention
+from posviz.encodings.drope import attention_by_distance, rope_and_drope_attention, similar_tokens
 from posviz.encodings.nope import (
     FLOOR_SCALE,
     NOPE_MODELS,
@@ -28,6 +28,7 @@ from posviz.figures.layout import finish, look, number, subtitle_lines
 
 SHIPPED = {"llama4": "llama-4-scout", "smollm3": "smollm3-3b", "cohere2": "command-cohere2"}  # /models?model=
 ROPE_COLOR, NOPE_COLOR = "#9467bd", "#7f7f7f"
+NOISE = 0.3  # of the DroPE figure's similar tokens
 
 
 def marker(*, length: int, lecture: bool = False) -> Chart:
@@ -165,8 +166,8 @@ def drope(*, dim: int, base: float, length: int, seed: int, lecture: bool = Fals
     """Mean attention against distance of the same toy queries and keys, with RoPE and with RoPE dropped."""
     lk = look(lecture)
     g = torch.Generator().manual_seed(seed)
-    q, k = toy_normal(length, dim, generator=g), toy_normal(length, dim, generator=g)
-    with_rope, dropped = rope_and_drope_attention(q, k, inv_freq=rope_inv_freq(dim, base=base))
+    x = similar_tokens(length, dim, noise=NOISE, generator=g)  # queries and keys alike: position decides
+    with_rope, dropped = rope_and_drope_attention(x, x, inv_freq=rope_inv_freq(dim, base=base))
     rope_d, drop_d = attention_by_distance(with_rope).numpy(), attention_by_distance(dropped).numpy()
     r = np.arange(length)
     data = [
@@ -183,8 +184,10 @@ def drope(*, dim: int, base: float, length: int, seed: int, lecture: bool = Fals
         {"data": data, "layout": layout},
         title="DroPE: the same queries and keys, with RoPE and with it dropped",
         subtitle=subtitle_lines(
-            f"random q and k (seed {seed}), d = {dim}, {length} tokens; mean over the queries that reach each distance",
-            "with RoPE the near keys win; without it only content and the mask remain, until recalibration",
+            f"one token repeated with {NOISE:g} noise (seed {seed}), d = {dim}, {length} tokens; mean over the "
+            "queries that reach each distance",
+            "with RoPE the near keys win; dropped, alike tokens share attention evenly: only content and the mask "
+            "remain, until recalibration",
         ),
         lecture=lecture,
     )

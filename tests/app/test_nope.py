@@ -45,3 +45,9 @@ def test_hostile_links_get_notices():
     at = open_page("pages/nope.py", seq_len="100000", dim="3", base="0.5")
     assert_healthy(at)
     assert warnings(at) and value_of(at, "seq_len") <= 512 and value_of(at, "dim") % 2 == 0
+
+
+def test_drope_shows_rope_favouring_near_keys(default):
+    rope, dropped = (array(t["y"]).astype(float) for t in chart(default, "nope_drope").spec["data"])
+    assert rope[0] > 3 * dropped[0]  # distance 1: RoPE's tilt towards the near key
+    assert dropped.max() / dropped.min() < rope.max() / rope.min()  # dropped: flatter over distance
