@@ -34,14 +34,30 @@ def stickbreaking_log_weights(q: torch.Tensor, k: torch.Tensor, *, attend_curren
     """
     if q.shape != k.shape or q.dim() != 2:
         raise ValueError(f"q and k must both be (L, d) of one sequence, got {tuple(q.shape)} and {tuple(k.shape)}.")
-    length = q.shape[0]
     z = (q.to(torch.float64) @ k.to(torch.float64).T) / math.sqrt(q.shape[-1])  # (L, L)
+    return stickbreaking_log_from_logits(z, attend_current=attend_current)
+
+
+def stickbreaking_log_from_logits(z: torch.Tensor, *, attend_current: bool = False) -> torch.Tensor:
+    """``log A_ij`` from the scaled scores ``z_ij`` directly: (L, L) -> (L, L) float64, ``-inf`` where masked."""
+    length = z.shape[-1]
+    z = z.to(torch.float64)
     allowed = torch.ones(length, length, dtype=torch.bool).tril(0 if attend_current else -1)
     log_beta = F.logsigmoid(z)  # the share key j breaks off
     log_left = torch.where(allowed, F.logsigmoid(-z), 0.0)  # log(1 - beta): what it leaves
     # sum over the keys k strictly between j and i: a reversed cumulative sum along the keys, minus key j itself
     between = torch.flip(torch.cumsum(torch.flip(log_left, [1]), 1), [1]) - log_left  # (L, L)
     return torch.where(allowed, log_beta + between, -math.inf)
+
+
+def equal_score_weights(length: int, score: float) -> torch.Tensor:
+    """The last query's weights when every scaled score is ``score``: ``beta (1 - beta)^(r - 1)`` at distance ``r``.
+
+    Returns:
+        (length,) float64, entry ``r`` for the key ``r`` positions back (entry 0, the query itself: 0).
+    """
+    z = torch.full((length, length), float(score), dtype=torch.float64)
+    return torch.flip(stickbreaking_log_from_logits(z)[-1].exp(), [0])
 
 
 def stickbreaking_weights(q: torch.Tensor, k: torch.Tensor, *, attend_current: bool = False) -> torch.Tensor:

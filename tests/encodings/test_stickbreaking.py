@@ -78,3 +78,13 @@ def test_equal_scores_decay_geometrically_with_distance():
 def test_shapes_are_checked():
     with pytest.raises(ValueError, match="one sequence"):
         stickbreaking_weights(torch.zeros(3, 2), torch.zeros(4, 2))
+
+
+def test_equal_scores_give_a_geometric_series():
+    from posviz.encodings.stickbreaking import equal_score_weights
+
+    beta = 1 / (1 + math.exp(-1.5))
+    w = equal_score_weights(8, 1.5)
+    assert float(w[0]) == 0
+    for r in range(1, 8):
+        assert float(w[r]) == pytest.approx(beta * (1 - beta) ** (r - 1), rel=1e-12)

@@ -1,0 +1,46 @@
+"""Stick-breaking attention: position from the order of the breaks, no position term, no softmax."""
+
+import streamlit as st
+
+from posviz.figures import stickbreaking
+from posviz.ui.cache import chart
+from posviz.ui.chrome import page_header, prose, section
+from posviz.ui.controls import lecture_mode
+from posviz.ui.exports import show_figure
+from posviz.ui.settings import read_settings
+from posviz.ui.stickbreaking import texts
+from posviz.ui.stickbreaking.settings import StickbreakingSettings
+
+s = read_settings(StickbreakingSettings)
+lecture = lecture_mode()
+page_header("Stick-breaking attention", "Tan et al. 2024 · each key breaks off a share of what the nearer keys left")
+prose(texts.INTRO, label="What stick-breaking does")
+st.latex(
+    r"A_{ij}=\beta_{ij}\prod_{j<k<i}\left(1-\beta_{ik}\right),"
+    r"\qquad \beta_{ij}=\sigma\!\left(\frac{q_i\cdot k_j}{\sqrt d}\right)"
+)
+
+toy = dict(length=s.seq_len, dim=s.dim, seed=s.seed)
+section("1 · Softmax and the stick, on the same scores")
+prose(texts.WEIGHTS)
+show_figure(
+    chart(stickbreaking.weights, **toy, lecture=lecture),
+    name="stickbreaking_weights",
+    alt="Two heatmaps of attention weights: causal softmax and stick-breaking on the same toy scores.",
+)
+
+section("2 · One query's stick")
+prose(texts.ROW)
+show_figure(
+    chart(stickbreaking.row, **toy, query=s.query, lecture=lecture),
+    name="stickbreaking_row",
+    alt="Bars of each earlier key's share of one query's stick, and the share left over.",
+)
+
+section("3 · Recency without a position term")
+prose(texts.RECENCY)
+show_figure(
+    chart(stickbreaking.recency, lecture=lecture),
+    name="stickbreaking_recency",
+    alt="Attention weight against distance for equal scores on a log axis: straight, geometric lines.",
+)

@@ -1,0 +1,1 @@
+"""The stick-breaking page's settings and prose."""
