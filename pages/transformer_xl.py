@@ -1,0 +1,56 @@
+"""Transformer-XL: the four terms of the score, R over distances, the shift and its garbage, the memory."""
+
+import streamlit as st
+
+from posviz.figures import transformer_xl as txl
+from posviz.ui.cache import chart
+from posviz.ui.chrome import page_header, prose, section
+from posviz.ui.controls import lecture_mode
+from posviz.ui.exports import show_figure
+from posviz.ui.settings import read_settings
+from posviz.ui.transformer_xl import texts
+from posviz.ui.transformer_xl.settings import TransformerXlSettings
+
+s = read_settings(TransformerXlSettings)
+lecture = lecture_mode()
+page_header(
+    "Transformer-XL relative attention", "Dai et al. 2019 · four terms, a memory, and a shift that needs the mask"
+)
+prose(texts.INTRO, label="What Transformer-XL does")
+st.latex(
+    r"A_{ij}=\underbrace{q_i^\top k_j}_{(a)}+\underbrace{q_i^\top W_R R_{i-j}}_{(b)}"
+    r"+\underbrace{u^\top k_j}_{(c)}+\underbrace{v^\top W_R R_{i-j}}_{(d)}"
+)
+
+head = dict(q_len=s.seq_len, mem_len=s.mem_len, dim=s.dim, seed=s.seed)
+section("1 · The four terms")
+prose(texts.TERMS)
+show_figure(
+    chart(txl.terms, **head, lecture=lecture),
+    name="txl_terms",
+    alt="Four heatmaps over queries and keys: content, content-position, global content bias, global position bias.",
+)
+
+section("2 · R over the distances")
+prose(texts.R)
+show_figure(
+    chart(txl.r_matrix, k_len=s.seq_len + s.mem_len, dim=s.dim, lecture=lecture),
+    name="txl_r",
+    alt="Heatmap of R: one row per distance from the farthest to 0, sines then cosines.",
+)
+
+section("3 · _rel_shift, and the mask it needs")
+prose(texts.SHIFT)
+show_figure(
+    chart(txl.shift, **head, lecture=lecture),
+    name="txl_shift",
+    alt="Two heatmaps: the position scores before the shift, and after it with garbage above the diagonal.",
+)
+
+section("4 · The memory")
+prose(texts.MEMORY)
+show_figure(
+    chart(txl.memory, **head, lecture=lecture),
+    name="txl_memory",
+    alt="Attention weights of the segment's queries over the memory and the segment, future keys masked.",
+)

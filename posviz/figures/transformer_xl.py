@@ -1,0 +1,145 @@
+"""The Transformer-XL page's figures: one function of plain arguments per figure, each returning a :class:`Chart`.
+
+One head with seeded toy weights (illustrative): queries and keys drawn at random, ``W_R`` and the global
+biases ``u`` and ``v`` as small random matrices.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import torch
+
+from posviz.encodings.attention import toy_normal
+from posviz.encodings.transformer_xl import TxlTerms, txl_mask, txl_positional_embedding, txl_terms
+from posviz.figures.chart import Chart
+from posviz.figures.common import heatmap, heatmap_grid
+from posviz.figures.csv import matrix_csv, panels_csv
+from posviz.figures.layout import subtitle_lines
+
+TERM_TITLES = (
+    "(a) q_i · k_j: content",
+    "(b) q_i · W_R R_(i−j): content-dependent position",
+    "(c) u · k_j: global content bias",
+    "(d) v · W_R R_(i−j): global position bias",
+)
+
+
+@lru_cache(maxsize=16)  # the four figures of one view share the terms
+def _terms(q_len: int, mem_len: int, dim: int, seed: int) -> TxlTerms:
+    """The head's terms for the toy weights of ``seed``: ``d_model = 2 dim`` for ``R``, projected to ``dim``."""
+    g = torch.Generator().manual_seed(seed)
+    k_len = q_len + mem_len
+    q, k = toy_normal(q_len, dim, generator=g).double(), toy_normal(k_len, dim, generator=g).double()
+    w_r = toy_normal(dim, 2 * dim, generator=g).double() / math.sqrt(2 * dim)  # r_net: d_model -> d_head
+    r_k = txl_positional_embedding(torch.arange(k_len - 1, -1, -1), 2 * dim) @ w_r.T
+    u, v = toy_normal(dim, generator=g).double(), toy_normal(dim, generator=g).double()
+    return txl_terms(q, k, r_k, u=u, v=v, mem_len=mem_len)
+
+
+def _axes(q_len: int, mem_len: int) -> tuple[np.ndarray, np.ndarray]:
+    """Absolute positions: queries ``mem_len .. mem_len + q_len - 1``, keys ``0 .. mem_len + q_len - 1``."""
+    return np.arange(mem_len, mem_len + q_len), np.arange(mem_len + q_len)
+
+
+def terms(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = False) -> Chart:
+    """The four terms of the score side by side, masked where the key is after the query."""
+    t = _terms(q_len, mem_len, dim, seed)
+    q_pos, k_pos = _axes(q_len, mem_len)
+    masked = txl_mask(q_len, mem_len).numpy()
+    panels = {
+        name: z.numpy()
+        for name, z in zip(TERM_TITLES, (t.content, t.position, t.content_bias, t.position_bias), strict=True)
+    }
+    figure = heatmap_grid(
+        np.stack(list(panels.values())),
+        q_pos=q_pos,
+        k_pos=k_pos,
+        titles=list(TERM_TITLES),
+        title="Transformer-XL's score, term by term: (a) + (b) + (c) + (d), over √d",
+        subtitle=subtitle_lines(
+            f"one head, d = {dim}, seeded toy weights (illustrative); keys 0 … {mem_len - 1} are the memory"
+            if mem_len
+            else f"one head, d = {dim}, seeded toy weights (illustrative); no memory",
+            "(c) depends on the key only and (d) on the distance only: u and v are learned once, not per position",
+        ),
+        value_name="term",
+        palette="diverging",
+        lecture=lecture,
+        mask=masked,
+        mask_label="key after the query: masked",
+    )
+    return Chart.of(figure, lambda: panels_csv(panels, q_pos, k_pos))
+
+
+def r_matrix(*, k_len: int, dim: int, lecture: bool = False) -> Chart:
+    """``R`` over the descending distances ``k_len - 1 .. 0``: sines in the first half, cosines in the second."""
+    distances = np.arange(k_len - 1, -1, -1)
+    r = txl_positional_embedding(torch.from_numpy(distances), 2 * dim).numpy()
+    figure = heatmap(
+        r.astype(np.float32),
+        q_pos=distances,
+        k_pos=np.arange(2 * dim),
+        title="R: a sinusoid of the distance, rows from the farthest to 0",
+        subtitle=subtitle_lines(
+            f"d_model = {2 * dim}: [sin | cos] halves, not interleaved; the code's pos_seq runs k_len − 1 … 0",
+            "W_R projects each row to the head; (b) and (d) read the row of each pair's distance",
+        ),
+        value_name="R",
+        palette="diverging",
+        lecture=lecture,
+        zmin=-1.0,
+        zmax=1.0,
+    )
+    fig = figure.to_dict()
+    fig["layout"]["xaxis"]["title"]["text"] = "component (sin half, then cos half)"
+    fig["layout"]["yaxis"]["title"]["text"] = "distance"
+    return Chart.of(fig, lambda: matrix_csv(r, distances, np.arange(2 * dim)))
+
+
+def shift(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = False) -> Chart:
+    """``(q + v) . W_R R`` against every row of ``R`` (before), and put in place by ``_rel_shift`` (after)."""
+    t = _terms(q_len, mem_len, dim, seed)
+    q_pos, k_pos = _axes(q_len, mem_len)
+    raw, shifted = t.bd_raw.numpy(), t.bd.numpy()
+    figure = heatmap_grid(
+        np.stack([raw, shifted]),
+        q_pos=q_pos,
+        k_pos=k_pos,
+        titles=["before: column r holds distance k_len − 1 − r", "after _rel_shift: distance (mem_len + i) − j"],
+        title="_rel_shift puts each score at its key, and leaves garbage above the diagonal",
+        subtitle=subtitle_lines(
+            "the cells right of the diagonal (j > mem_len + i) hold other rows' values, not zeros",
+            "the causal mask removes them: without it they would reach the softmax. The shift step by step: /skew",
+        ),
+        value_name="BD",
+        palette="diverging",
+        lecture=lecture,
+    )
+    return Chart.of(figure, lambda: panels_csv({"before shift": raw, "after shift": shifted}, q_pos, k_pos))
+
+
+def memory(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = False) -> Chart:
+    """The attention weights of the segment's queries over ``[memory | segment]``."""
+    t = _terms(q_len, mem_len, dim, seed)
+    q_pos, k_pos = _axes(q_len, mem_len)
+    weights = t.weights.numpy()
+    figure = heatmap(
+        np.where(txl_mask(q_len, mem_len).numpy(), np.nan, weights).astype(np.float32),
+        q_pos=q_pos,
+        k_pos=k_pos,
+        title=f"Keys reach back into the memory: {mem_len} cached positions before the segment",
+        subtitle=subtitle_lines(
+            "every query sees the whole memory and the segment up to itself; positions are absolute, distances "
+            "relative",
+            "the memory is the previous segment's hidden states, kept without gradient (_update_mems)",
+        ),
+        value_name="weight",
+        lecture=lecture,
+        zmin=0.0,
+        mask=txl_mask(q_len, mem_len).numpy(),
+        mask_label="key after the query: masked",
+    )
+    return Chart.of(figure, lambda: matrix_csv(weights, q_pos, k_pos))

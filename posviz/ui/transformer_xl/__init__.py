@@ -1,0 +1,1 @@
+"""The Transformer-XL page's settings and prose."""
