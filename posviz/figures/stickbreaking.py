@@ -19,6 +19,7 @@ from posviz.figures.layout import finish, look, number, subtitle_lines
 
 SB_COLOR, LEFT_COLOR = "#17becf", "#bbbbbb"
 EQUAL_SCORES = (-2.0, 0.0, 2.0)
+EQUAL_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c")
 EQUAL_LEN = 33
 
 
@@ -98,14 +99,15 @@ def recency(*, lecture: bool = False) -> Chart:
             "x": r.astype(np.int32),
             "y": w.astype(np.float32),
             "name": f"every score {number(z)}: β = {number(1 / (1 + np.exp(-z)), 3)}",
-            "line": {"width": lk.line},
+            "line": {"width": lk.line, "color": color},
+            "marker": {"color": color},
             "hovertemplate": "distance %{x}<br>weight %{y:.3g}<extra></extra>",
         }
-        for z, w in curves.items()
+        for (z, w), color in zip(curves.items(), EQUAL_COLORS, strict=True)
     ]
     layout = {
         "xaxis": {"title": {"text": "distance i − j"}},
-        "yaxis": {"title": {"text": "attention weight (log)"}, "type": "log", "exponentformat": "power"},
+        "yaxis": {"title": {"text": "attention weight (log)"}, "type": "log", "range": [-8, 0.1]},
     }
     figure = finish(
         {"data": data, "layout": layout},

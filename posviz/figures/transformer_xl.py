@@ -19,12 +19,7 @@ from posviz.figures.common import heatmap, heatmap_grid
 from posviz.figures.csv import matrix_csv, panels_csv
 from posviz.figures.layout import subtitle_lines
 
-TERM_TITLES = (
-    "(a) q_i · k_j: content",
-    "(b) q_i · W_R R_(i−j): content-dependent position",
-    "(c) u · k_j: global content bias",
-    "(d) v · W_R R_(i−j): global position bias",
-)
+TERM_TITLES = ("(a) content q·k", "(b) content–position", "(c) global content u·k", "(d) global position v·R")
 
 
 @lru_cache(maxsize=16)  # the four figures of one view share the terms
