@@ -20,10 +20,12 @@ Notation: ``m, n`` positions; ``k`` pair index ``0 .. dim/2 - 1``; ``r = n - m``
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from posviz.encodings import checks
-from posviz.encodings.attention import attention_weights, toy_normal
+from posviz.encodings.attention import attention_weights, toy_normal, toy_qk
 
 LAYOUTS = ("interleaved", "half")
 
@@ -63,6 +65,22 @@ def rope_angles(positions: torch.Tensor, inv_freq: torch.Tensor) -> torch.Tensor
         (seq, dim/2) float64 radians, not reduced modulo 2 pi.
     """
     return positions.to(torch.float64)[:, None] * inv_freq.to(torch.float64)[None, :]  # (seq, dim/2)
+
+
+def rope_wavelengths(inv_freq: torch.Tensor) -> torch.Tensor:
+    """Tokens per full turn of each pair, ``2 pi / theta_k``: (dim/2,) -> (dim/2,) float64."""
+    inv = inv_freq.to(torch.float64)
+    return torch.full_like(inv, 2 * math.pi) / inv  # tensor / tensor: rounded once, as numpy divides
+
+
+def rope_never_turning(inv_freq: torch.Tensor, length: int) -> int:
+    """How many of the (dim/2,) pairs never complete a turn within ``length`` tokens (wavelength > length)."""
+    return int((rope_wavelengths(inv_freq) > length).sum())
+
+
+def rope_speed_ratio(inv_freq: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:
+    """How fast each pair turns against a reference (a scaled method against the default): (dim/2,) float64."""
+    return inv_freq.to(torch.float64) / reference.to(torch.float64)
 
 
 def freqs_cis(positions: torch.Tensor, inv_freq: torch.Tensor) -> torch.Tensor:
@@ -216,6 +234,33 @@ def rope_at(x: torch.Tensor, positions: torch.Tensor, *, inv_freq: torch.Tensor,
         (p, dim) in ``x``'s dtype: row ``t`` is ``R_{positions[t]} x``.
     """
     return apply_rope(x.expand(len(positions), -1), positions, layout=layout, inv_freq=inv_freq)
+
+
+def seeded_qk(dim: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """One standard-normal query and key from ``seed``: (dim,) float64 each (drawn in float32, as
+    ``torch.randn`` gives them)."""
+    q, k = toy_qk(1, 1, dim, generator=torch.Generator().manual_seed(seed))
+    return q[0].double(), k[0].double()
+
+
+def rope_pair_points(
+    x: torch.Tensor, positions: torch.Tensor, pairs: torch.Tensor, *, inv_freq: torch.Tensor, layout: str
+) -> torch.Tensor:
+    """Some pairs of one vector at each of ``positions``, each pair scaled to unit length (a point on its circle).
+
+    Args:
+        x: (dim,) a query or key.
+        positions: (p,) positions.
+        pairs: (k,) pair indices: components ``(2k, 2k+1)`` (interleaved) or ``(k, k + dim/2)`` (half).
+
+    Returns:
+        (p, k, 2) float64.
+    """
+    dim = x.shape[-1]
+    rotated = rope_at(x.to(torch.float64), positions, inv_freq=inv_freq, layout=layout)  # (p, dim)
+    first, second = (2 * pairs, 2 * pairs + 1) if layout == "interleaved" else (pairs, pairs + dim // 2)
+    xy = torch.stack([rotated[:, first], rotated[:, second]], dim=-1)  # (p, k, 2)
+    return xy / torch.linalg.vector_norm(xy, dim=-1, keepdim=True)
 
 
 def rope_score(q: torch.Tensor, k: torch.Tensor, m: int, n: int, *, inv_freq: torch.Tensor, layout: str) -> float:

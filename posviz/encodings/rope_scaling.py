@@ -26,7 +26,7 @@ from typing import Any
 
 import torch
 
-from posviz.encodings.rope import check_base, check_rope_dim, rope_inv_freq
+from posviz.encodings.rope import check_rope_dim, rope_inv_freq
 
 # ---------------------------------------------------------------- one function per method
 # Signature: (inv_freq (dim/2,) float64 default frequencies, *, dim, base, factor, original_max_position,
@@ -285,6 +285,7 @@ ROPE_SCALING: dict[str, ScalingMethod] = {
 }
 METHODS = tuple(t for t, m in ROPE_SCALING.items() if m.on_page)  # the page's methods
 ALL_METHODS = tuple(ROPE_SCALING)
+ScalingOptions = tuple[tuple[str, Any], ...]  # a method's own options as sorted (name, value) pairs: a cache key
 
 
 def rope_scaling(
@@ -317,8 +318,7 @@ def rope_scaling(
     if method not in ROPE_SCALING:
         raise ValueError(f"method must be one of {ALL_METHODS}, got {method!r}.")
     m = ROPE_SCALING[method]
-    check_rope_dim(dim)
-    check_base(base)
+    inv_freq = rope_inv_freq(dim, base=base)  # (dim/2,) float64; checks dim and base
     allowed = [o.name for o in m.options]
     unknown = sorted(set(options) - set(allowed))
     if unknown:
@@ -332,7 +332,6 @@ def rope_scaling(
             raise ValueError(f"original_max_position must be a positive length, got {original_max_position}.")
     if lenient and "lenient" in inspect.signature(m.compute).parameters:
         options["lenient"] = True
-    inv_freq = rope_inv_freq(dim, base=base)  # (dim/2,) float64
     return m.compute(
         inv_freq, dim=dim, base=base, factor=factor, original_max_position=original_max_position, **options
     )

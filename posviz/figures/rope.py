@@ -1,49 +1,36 @@
-"""Figures for the RoPE explorer: rotations, pairs on circles, the relative property, decay, attention.
+"""RoPE's rotation: the rotation matrix in both layouts, ``freqs_cis``, and a vector's pairs on their circles.
 
-The frequency and scaling figures live in ``posviz.figures.rope_scaling`` and are importable from here too.
+``rotation``, ``permutation``, ``circles``, ``cis_table`` and ``layout_gap`` are what the page (and a
+notebook) calls, each a function of plain arguments (the frequencies' arguments as in
+``posviz.figures.rope_scaling``); the ``*_figure`` builders turn arrays into specs. The relative
+property, decay and attention are in ``posviz.figures.rope_scores``.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
+import torch
 
-from posviz.figures.common import (
-    DIVERGING,
-    MAX_TEXT_CELLS,
-    as_array,
-    compact,
-    finish,
-    heatmap,
-    heatmap_grid,
-    look,
-    number,
-    subtitle_lines,
+from posviz.encodings.positions import all_positions, display_positions
+from posviz.encodings.rope import (
+    freqs_cis,
+    layout_permutation,
+    rope_layout_gap,
+    rope_pair_points,
+    rope_rotation_matrix,
+    seeded_qk,
 )
+from posviz.encodings.rope_scaling import ScalingOptions, rope_scaling
+from posviz.figures.chart import Chart
+from posviz.figures.common import DIVERGING, MAX_TEXT_CELLS, as_array, compact, finish, look, number, subtitle_lines
+from posviz.figures.csv import columns_csv, matrix_csv
 from posviz.figures.layout import axis_name, on_panel, subplot_grid
-from posviz.figures.rope_scaling import (
-    FAST,
-    GREY,
-    SLOW,
-    TWO_PI,
-    angle_figure,
-    f32,
-    frequency_figure,
-    scaling_freq_figure,
-)
+from posviz.figures.rope_scaling import GREY, TWO_PI, f32
 
-__all__ = [
-    "angle_figure",
-    "attention_figure",
-    "decay_figure",
-    "frequency_figure",
-    "pair_circles_figure",
-    "permutation_figure",
-    "rotation_matrix_figure",
-    "scaling_freq_figure",
-    "score_matrix_figure",
-    "shift_figure",
-]
+CIRCLE_PAIRS = 16  # pairs drawn on circles
+CIS_POSITIONS, CIS_PAIRS = 8, 8  # the freqs_cis table
 
 AT_M, AT_N = "#1f77b4", "#ff7f0e"
 
@@ -216,122 +203,103 @@ def pair_circles_figure(
     return fig
 
 
-def score_matrix_figure(scores, *, positions, lecture: bool = False) -> go.Figure:
-    """``(R_i q) . (R_j k)`` for every query and key position: constant along each diagonal."""
-    pos = as_array(positions)
-    return heatmap(
-        scores,
-        q_pos=pos,
-        k_pos=pos,
-        title="(R_i q) · (R_j k) for one q and one k at every pair of positions",
-        value_name="score",
-        palette="diverging",
-        subtitle="constant along each diagonal: the score depends on j − i only",
-        lecture=lecture,
-    )
+# --- the figures, by plain arguments ---------------------------------------------------------------
 
 
-def shift_figure(shifts, scores, *, m: int, n: int, lecture: bool = False) -> go.Figure:
-    """``(R_{m+t} q) . (R_{n+t} k)`` against the shift ``t``: flat up to rounding."""
-    lk = look(lecture)
-    t = as_array(shifts)
-    y = as_array(scores).astype(np.float64)
-    fig = go.Figure(
-        go.Scatter(
-            x=compact(t),
-            y=y.astype(np.float32),
-            mode="lines+markers",
-            line=dict(width=lk.line),
-            name="score",
-            hovertemplate="t = %{x}<br>score = %{y:.6g}<extra></extra>",
-        )
-    )
-    spread = float(y.max() - y.min()) if y.size else 0.0
-    fig.update_xaxes(title_text="shift t (both positions move by t)", type="log" if t.min() > 0 else "linear")
-    fig.update_yaxes(title_text="(R_(m+t) q) · (R_(n+t) k)", exponentformat="none")
-    pad = max(abs(float(y.mean())) * 0.05, 1e-3) if y.size else 1.0
-    fig.update_yaxes(range=[float(y.mean()) - pad, float(y.mean()) + pad])
-    return finish(
-        fig,
-        title=f"Shifting both positions: m + t = {m} + t, n + t = {n} + t",
-        subtitle=f"largest minus smallest score over these shifts: {number(spread, 3)} (float64 rounding)",
-        lecture=lecture,
-        height=int(lk.height * 0.75),
-    )
+def shown_pairs(dim: int, count: int) -> np.ndarray:
+    """(p,) int64: at most ``count`` pair indices, evenly spread, always the fastest (0) and the slowest."""
+    return display_positions(dim // 2, count).numpy()
 
 
-def decay_figure(
-    distances,
-    bound,
-    aligned,
-    independent,
+def rotation(
     *,
     dim: int,
-    seq_len: int,
-    samples: int,
+    base: float,
+    method: str,
+    factor: float,
+    original_max_position: int,
+    options: ScalingOptions,
+    layout: str,
+    m: int,
     lecture: bool = False,
-) -> go.Figure:
-    """The RoFormer bound and measured ``mean |q . R_r k|``, each relative to ``r = 0``, on a log axis.
+) -> Chart:
+    """``R_m`` (dim, dim) in ``layout``, drawn in float32."""
+    inv, _ = rope_scaling(
+        method, dim, base=base, factor=factor, original_max_position=original_max_position, **dict(options)
+    )
+    rot = rope_rotation_matrix(m, dim, layout=layout, inv_freq=inv, dtype=torch.float32).numpy()
+    figure = rotation_matrix_figure(rot, position=m, layout=layout, lecture=lecture)
+    return Chart.of(figure, lambda: matrix_csv(rot, range(dim), range(dim)))
 
-    The bound's upper envelope (the largest value at this distance or beyond) is drawn
-    dashed: the bound itself oscillates.
-    """
-    lk = look(lecture)
-    r = as_array(distances).astype(np.int64)
-    curves = {name: as_array(v).astype(np.float64) for name, v in (("b", bound), ("a", aligned), ("i", independent))}
-    rel = {name: v / v[0] for name, v in curves.items()}  # relative to distance 0
-    keep = r > 0  # log axis
-    envelope = np.maximum.accumulate(rel["b"][::-1])[::-1]
-    rises = int((np.diff(rel["b"][keep]) > 0).sum())
-    fig = go.Figure()
-    for y, name, color, dash, width in (
-        (rel["b"], "RoFormer bound (1/(d/2)) Σ|S_j|", "#444444", "solid", lk.line),
-        (envelope, "its envelope (max at this distance or beyond)", "#444444", "dash", 1),
-        (rel["a"], "mean |q · R_r q| (k = q)", SLOW, "solid", lk.line),
-        (rel["i"], "mean |q · R_r k| (independent q, k)", FAST, "solid", lk.line),
-    ):
-        fig.add_trace(
-            go.Scatter(
-                x=compact(r[keep]),
-                y=f32(y[keep]),
-                mode="lines",
-                line=dict(color=color, dash=dash, width=width),
-                name=name,
-                hovertemplate="distance r = %{x}<br>relative to r = 0: %{y:.3g}<extra>" + name + "</extra>",
-            )
-        )
-    fig.update_xaxes(title_text="distance r = n − m (log)", type="log")
-    fig.update_yaxes(title_text="relative to distance 0", rangemode="tozero")
-    return finish(
-        fig,
-        title=f"Long-term decay, d = {dim}, distances up to {seq_len - 1}",
-        subtitle=subtitle_lines(
-            f"an envelope, not a monotone curve: the bound rises again at {rises} of {int(keep.sum()) - 1} steps "
-            f"between the {int(keep.sum())} distances drawn",
-            f"measured over {samples} random standard-normal vectors; "
-            "independent q and k show no decay: it needs q and k to agree",
-        ),
-        lecture=lecture,
-        height=int(lk.height * 1.1),
+
+def layout_gap(
+    *, dim: int, base: float, method: str, factor: float, original_max_position: int, options: ScalingOptions, m: int
+) -> float:
+    """``max |R_half - P R_interleaved P^T|`` at ``m``: the layouts are one relabelling apart (0 up to rounding)."""
+    inv, _ = rope_scaling(
+        method, dim, base=base, factor=factor, original_max_position=original_max_position, **dict(options)
+    )
+    return rope_layout_gap(m, dim, inv_freq=inv)
+
+
+def permutation(*, dim: int, lecture: bool = False) -> Chart:
+    """The permutation matrix between the layouts: half-split component ``i`` is interleaved ``perm[i]``."""
+    perm = layout_permutation(dim).numpy()
+    figure = permutation_figure(perm, lecture=lecture)
+    return Chart.of(figure, lambda: columns_csv({"half-split component": range(dim), "interleaved component": perm}))
+
+
+def cis_frame(cis, pairs) -> pd.DataFrame:
+    """``freqs_cis`` (positions, dim/2) complex, the columns ``pairs``, as text ``a+bj`` (4 decimals, as the
+    seed prints them)."""
+    rows = {}
+    for k in pairs:
+        col = cis[:, int(k)]
+        rows[f"pair {int(k)}"] = [f"{z.real:+.4f}{z.imag:+.4f}j" for z in col.tolist()]
+    frame = pd.DataFrame(rows)
+    frame.index.name = "position m"
+    return frame
+
+
+def cis_table(
+    *, dim: int, base: float, method: str, factor: float, original_max_position: int, options: ScalingOptions
+) -> pd.DataFrame:
+    """``freqs_cis`` of the first ``CIS_POSITIONS`` positions and ``CIS_PAIRS`` pairs."""
+    inv, _ = rope_scaling(
+        method, dim, base=base, factor=factor, original_max_position=original_max_position, **dict(options)
+    )
+    return cis_frame(freqs_cis(all_positions(CIS_POSITIONS), inv), shown_pairs(dim, CIS_PAIRS))
+
+
+def circles(
+    *,
+    dim: int,
+    base: float,
+    method: str,
+    factor: float,
+    original_max_position: int,
+    options: ScalingOptions,
+    layout: str,
+    seed: int,
+    m: int,
+    n: int,
+    lecture: bool = False,
+) -> Chart:
+    """The seed's random ``q``: each of ``CIRCLE_PAIRS`` pairs on its unit circle at positions 0, ``m`` and ``n``."""
+    inv, _ = rope_scaling(
+        method, dim, base=base, factor=factor, original_max_position=original_max_position, **dict(options)
+    )
+    pairs = shown_pairs(dim, CIRCLE_PAIRS)
+    q, _ = seeded_qk(dim, seed)
+    xy = rope_pair_points(q, torch.tensor([0, m, n]), torch.as_tensor(pairs), inv_freq=inv, layout=layout).numpy()
+    figure = pair_circles_figure(
+        xy[0], xy[1], xy[2], pairs=pairs, inv_freq=inv.numpy()[pairs], m=m, n=n, lecture=lecture
     )
 
+    def csv() -> str:
+        columns = {"pair k": pairs}
+        for where, at in (("0", xy[0]), ("m", xy[1]), ("n", xy[2])):
+            columns |= {f"x at {where}": at[:, 0], f"y at {where}": at[:, 1]}
+        return columns_csv(columns)
 
-def attention_figure(weights, *, positions, titles: list[str], lecture: bool = False) -> go.Figure:
-    """Toy causal attention weights, panels side by side on one scale."""
-    pos = as_array(positions)
-    return heatmap_grid(
-        weights,
-        q_pos=pos,
-        k_pos=pos,
-        titles=titles,
-        title="Attention on a toy sequence, causal, with and without RoPE on q and k",
-        subtitle="same token: every position holds the same vector, so only RoPE can tell them apart; "
-        "colour: log scale",
-        value_name="weight",
-        palette="sequential",
-        cols=len(titles),
-        lecture=lecture,
-        mask=pos[None, :] > pos[:, None],
-        mask_label="future keys j > i: masked",
-        log_scale=True,
-    )
+    return Chart.of(figure, csv)

@@ -1,18 +1,32 @@
-"""RoPE figures about frequencies: each pair's speed and wavelength, and what context-extension scaling does to them.
+"""RoPE's frequencies: each pair's speed and wavelength, and what context-extension scaling does to them.
 
-``posviz.figures.rope`` re-exports every function here.
+``frequencies``, ``scaling_frequencies`` and ``angles`` are what the page (and a notebook) calls, each a
+function of plain arguments: ``dim``, ``base``, the chosen ``method``, its ``factor`` and
+``original_max_position``, and ``options``, the method's own options (Hugging Face names, None for
+unset) as sorted ``(name, value)`` pairs (``ROPE_SCALING``); dynamic NTK's is ``seq_len``. The
+``*_figure`` builders turn arrays into specs.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 import plotly.graph_objects as go
+import torch
 from plotly.subplots import make_subplots
 
+from posviz.encodings.positions import curve_positions
+from posviz.encodings.rope import rope_angles, rope_inv_freq, rope_never_turning, rope_speed_ratio, rope_wavelengths
+from posviz.encodings.rope_scaling import METHODS, ROPE_SCALING, ScalingOptions, rope_scaling
+from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, look, number, subtitle_lines
+from posviz.figures.csv import columns_csv
 from posviz.figures.layout import axis_name, on_panel, subplot_grid
 from posviz.figures.marks import Mark, add_marks
 
+ANGLE_POINTS = 400  # log-spaced positions of the angle curves
 TWO_PI = 2 * np.pi
 FAST, SLOW, GREY = "#1f77b4", "#d62728", "#7f7f7f"
 METHOD_COLORS = {
@@ -218,3 +232,159 @@ def angle_figure(
         height=int(lk.height * 0.9),
     )
     return fig
+
+
+# --- the figures, by plain arguments ---------------------------------------------------------------
+
+
+def angle_pairs(dim: int) -> list[int]:
+    """Fast, middle and slow pair (fewer when dim is small)."""
+    half = dim // 2
+    return sorted({0, half // 2, half - 1})
+
+
+def angle_positions(seq_len: int) -> np.ndarray:
+    """(p,) int64: positions of the angle curves, log-spaced from 1 to ``seq_len - 1`` (the axes are logarithmic)."""
+    return curve_positions(max(seq_len - 1, 1), dense=0, points=ANGLE_POINTS, start=1).numpy()
+
+
+def default_options(method: str, *, seq_len: int) -> dict[str, Any]:
+    """A method's own options at Hugging Face's defaults (the page shows only the chosen method's options);
+    ``seq_len`` for the one that reads the current length."""
+    return {o.name: seq_len if o.name == "seq_len" else o.default for o in ROPE_SCALING[method].options}
+
+
+def frequencies(
+    *,
+    dim: int,
+    base: float,
+    method: str,
+    factor: float,
+    original_max_position: int,
+    options: ScalingOptions,
+    seq_len: int,
+    lecture: bool = False,
+) -> Chart:
+    """``theta_k`` and the wavelength of every pair under ``method``, the default dotted, ``seq_len`` marked."""
+    inv, _ = rope_scaling(
+        method, dim, base=base, factor=factor, original_max_position=original_max_position, **dict(options)
+    )
+    figure = frequency_figure(
+        inv.numpy(),
+        seq_len=seq_len,
+        default_inv_freq=rope_inv_freq(dim, base=base).numpy(),
+        original_max_position=original_max_position,
+        method=method,
+        lecture=lecture,
+    )
+    columns = {"pair k": range(len(inv)), "theta_k": inv.numpy(), "wavelength": rope_wavelengths(inv).numpy()}
+    return Chart.of(figure, lambda: columns_csv(columns))
+
+
+def scaling_frequencies(
+    *,
+    dim: int,
+    base: float,
+    method: str,
+    factor: float,
+    original_max_position: int,
+    options: ScalingOptions,
+    seq_len: int,
+    lecture: bool = False,
+) -> Chart:
+    """Every method's ``inv_freq / default`` per pair (``method`` with ``options``, the others at their
+    defaults, dynamic NTK at ``seq_len``); a method whose own rules refuse these settings is left out."""
+    default = rope_inv_freq(dim, base=base)
+    ratios, attention = {}, {}
+    for t in METHODS:
+        own = dict(options) if t == method else default_options(t, seq_len=seq_len)
+        try:
+            inv, att = rope_scaling(
+                t, dim, base=base, factor=factor, original_max_position=original_max_position, **own
+            )
+        except ValueError:  # another method's rule (dynamic at dim 2): left out of the comparison
+            continue
+        ratios[t], attention[t] = rope_speed_ratio(inv, default).numpy(), att
+    figure = scaling_freq_figure(ratios, attention, chosen=method, factor=factor, lecture=lecture)
+    return Chart.of(figure, lambda: columns_csv({"pair k": range(dim // 2), **ratios}))
+
+
+def angles(
+    *,
+    dim: int,
+    base: float,
+    method: str,
+    factor: float,
+    original_max_position: int,
+    options: ScalingOptions,
+    seq_len: int,
+    lecture: bool = False,
+) -> Chart:
+    """Rotation angle of a fast, a middle and a slow pair against position (up to ``seq_len - 1``),
+    default and under ``method``, with the largest angle each reached in the original context."""
+    inv, _ = rope_scaling(
+        method, dim, base=base, factor=factor, original_max_position=original_max_position, **dict(options)
+    )
+    default = rope_inv_freq(dim, base=base)
+    pos = angle_positions(seq_len)
+    pairs = angle_pairs(dim)
+    kk = torch.tensor(pairs)
+    default_angles = rope_angles(torch.as_tensor(pos), default[kk]).numpy()  # (p, pairs) radians
+    scaled_angles = rope_angles(torch.as_tensor(pos), inv[kk]).numpy()
+    trained = rope_angles(torch.tensor([original_max_position - 1]), default[kk])[0].numpy()
+    figure = angle_figure(
+        pos,
+        default_angles,
+        scaled_angles,
+        pairs=pairs,
+        trained=trained,
+        original_max_position=original_max_position,
+        method=method,
+        lecture=lecture,
+    )
+    columns = {
+        "position": pos,
+        **{f"pair {p} default": default_angles[:, i] for i, p in enumerate(pairs)},
+        **{f"pair {p} {method}": scaled_angles[:, i] for i, p in enumerate(pairs)},
+    }
+    return Chart.of(figure, lambda: columns_csv(columns))
+
+
+@dataclass(frozen=True)
+class FrequencyNotes:
+    """The numbers the page writes about the chosen method's frequencies."""
+
+    fastest_wavelength: float  # tokens per turn of pair 0
+    slowest_wavelength: float  # of the last pair
+    never_turning: int  # pairs that never complete a turn within seq_len
+    pairs: int
+    fastest_ratio: float  # pair 0's frequency against its default
+    slowest_ratio: float
+    attention_factor: float
+
+
+def frequency_notes(
+    *,
+    dim: int,
+    base: float,
+    method: str,
+    factor: float,
+    original_max_position: int,
+    options: ScalingOptions,
+    seq_len: int,
+) -> FrequencyNotes:
+    """The range of wavelengths, the pairs slower than ``seq_len``, and what ``method`` did to the ends."""
+    inv, att = rope_scaling(
+        method, dim, base=base, factor=factor, original_max_position=original_max_position, **dict(options)
+    )
+    wave = rope_wavelengths(inv)
+    ratio = rope_speed_ratio(inv, rope_inv_freq(dim, base=base))
+    return FrequencyNotes(
+        fastest_wavelength=float(wave[0]),
+        slowest_wavelength=float(wave[-1]),
+        never_turning=rope_never_turning(inv, seq_len),
+        pairs=len(inv),
+        fastest_ratio=float(ratio[0]),
+        slowest_ratio=float(ratio[-1]),
+        attention_factor=float(att),
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from posviz.encodings.rope_scaling import METHODS, ROPE_SCALING, rope_scaling
 from posviz.figures.layout import number
 from posviz.ui.rope.params import METHOD_CONTROLS
-from posviz.ui.rope.settings import RopeSettings
+from posviz.ui.rope.settings import RopeSettings, scaling_options
 from posviz.ui.settings import params_of
 
 from .conftest import (
@@ -84,12 +85,27 @@ def test_default_numbers_on_the_page(rope_default):
 
 def test_the_page_defaults_are_hugging_faces():
     d = RopeSettings()
+
+    def options(method: str) -> dict:
+        return dict(scaling_options(replace(d, method=method)))
+
     yarn = dict(beta_fast=32.0, beta_slow=1.0, mscale=None, mscale_all_dim=None, attention_factor=None, truncate=True)
-    assert d.options("yarn") == yarn  # the page's 0 reads as Hugging Face's unset (None)
-    assert d.options("llama3") == dict(low_freq_factor=1.0, high_freq_factor=4.0)
-    assert d.options("dynamic") == {"seq_len": d.seq_len} and d.options("linear") == {}
+    assert options("yarn") == yarn  # the page's 0 reads as Hugging Face's unset (None)
+    assert options("llama3") == dict(low_freq_factor=1.0, high_freq_factor=4.0)
+    assert options("dynamic") == {"seq_len": d.seq_len} and options("linear") == {} and options("default") == {}
+    assert [name for name, _ in scaling_options(replace(d, method="yarn"))] == sorted(yarn)  # sorted: a cache key
     assert METHOD_CONTROLS["yarn"] == ("factor", "original_max_position", *yarn)  # in their order
     assert METHOD_CONTROLS["linear"] == ("factor",) and METHOD_CONTROLS["default"] == ()
+
+
+def test_the_comparison_draws_the_other_methods_as_the_page_sets_them():
+    """Section 7 draws the chosen method with the page's options and every other at its defaults: what the
+    page's hidden controls hold (they keep their defaults)."""
+    from posviz.figures.rope_scaling import default_options
+
+    for method in METHODS:
+        s = RopeSettings(method=method, seq_len=777)
+        assert default_options(method, seq_len=777) == dict(scaling_options(s)), method
 
 
 def test_every_option_of_the_registry_is_a_control_and_a_field():
@@ -112,7 +128,12 @@ def test_each_method(method):
     (bold,) = [t for t in fig.spec["data"] if t["name"].startswith(method + " ")]
     s = RopeSettings(method=method, seq_len=20000)
     inv, att = rope_scaling(
-        method, s.dim, base=s.base, factor=s.factor, original_max_position=s.original_max_position, **s.options()
+        method,
+        s.dim,
+        base=s.base,
+        factor=s.factor,
+        original_max_position=s.original_max_position,
+        **dict(scaling_options(s)),
     )
     default, _ = rope_scaling("default", s.dim, base=s.base)
     np.testing.assert_allclose(array(bold["y"]), (inv / default).numpy(), rtol=1e-6)
@@ -139,10 +160,11 @@ def test_half_layout_changes_the_matrix():
 def test_a_change_rebuilds_only_the_figures_that_depend_on_it(monkeypatch):
     import streamlit as st
 
-    from posviz.figures import rope as fig
+    from posviz.figures import rope, rope_scores
 
-    names = ("rotation_matrix_figure", "pair_circles_figure", "shift_figure", "score_matrix_figure", "decay_figure")
-    counts = count_calls(monkeypatch, [(fig, n) for n in names])
+    targets = [(rope, "rotation_matrix_figure"), (rope, "pair_circles_figure")]
+    targets += [(rope_scores, n) for n in ("shift_figure", "score_matrix_figure", "decay_figure")]
+    counts = count_calls(monkeypatch, targets)
     st.cache_resource.clear()
     at = open_rope(dim="16")
     assert list(counts.values()) == [1, 1, 1, 1, 1]

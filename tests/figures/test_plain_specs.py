@@ -19,7 +19,8 @@ import plotly.io as pio
 import pytest
 
 from posviz.figures.common import Panel, heatmap, heatmap_grid, heatmap_row
-from posviz.figures.rope import frequency_figure, pair_circles_figure
+from posviz.figures.rope import pair_circles_figure
+from posviz.figures.rope_scaling import frequency_figure
 from posviz.figures.t5 import bucket_profile_figure
 
 RNG = np.random.default_rng(0)

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
+import base64
 import math
 
 import numpy as np
 import plotly.graph_objects as go
+import pytest
 import torch
 
-from posviz.encodings.rope import layout_permutation, rope_inv_freq, rope_rotation_matrix
+from posviz.encodings.rope import layout_permutation, rope_inv_freq, rope_rotation_matrix, seeded_qk
 from posviz.encodings.rope_scaling import rope_scaling
-from posviz.figures.rope import (
-    angle_figure,
-    attention_figure,
-    decay_figure,
-    frequency_figure,
-    pair_circles_figure,
-    permutation_figure,
-    rotation_matrix_figure,
-    scaling_freq_figure,
-    score_matrix_figure,
-    shift_figure,
-)
+from posviz.figures import rope as rope_fig
+from posviz.figures import rope_scaling as scaling_fig
+from posviz.figures import rope_scores as scores_fig
+from posviz.figures.rope import pair_circles_figure, permutation_figure, rotation_matrix_figure
+from posviz.figures.rope_scaling import angle_figure, frequency_figure, scaling_freq_figure
+from posviz.figures.rope_scores import attention_figure, decay_figure, score_matrix_figure, shift_figure
 
 
 def _ys(fig: go.Figure, name_part: str) -> np.ndarray:
@@ -152,3 +148,74 @@ def test_attention_figure_panels():
     np.testing.assert_allclose(np.asarray(maps[1].customdata)[..., 1][~future], w[1][~future], rtol=1e-6)
     assert np.isnan(np.asarray(maps[1].z)[future]).all()
     np.testing.assert_allclose(np.asarray(maps[1].z)[~future], np.log10(np.clip(w[1], 1e-4, None))[~future], rtol=1e-5)
+
+
+# --- the figures by plain arguments ------------------------------------------------------------------
+
+FREQ = dict(dim=16, base=10000.0, factor=4.0, original_max_position=64)
+
+
+def _array(value) -> np.ndarray:
+    """A spec array: a list, or Plotly's ``{"dtype", "bdata"}`` (base64 numpy)."""
+    if isinstance(value, dict):
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+    return np.asarray(value)
+
+
+def test_frequencies_draw_the_method_s_frequencies():
+    yarn = (("attention_factor", None), ("beta_fast", 8.0), ("beta_slow", 1.0))
+    yarn += (("mscale", None), ("mscale_all_dim", None), ("truncate", False))
+    chart = scaling_fig.frequencies(**FREQ, method="yarn", options=yarn, seq_len=300)
+    inv, _ = rope_scaling("yarn", 16, factor=4.0, original_max_position=64, beta_fast=8.0, truncate=False)
+    left = [t for t in chart.spec["data"] if "turn" in t["name"] and t.get("xaxis", "x") == "x"]
+    pairs = np.concatenate([_array(t["x"]) for t in left])
+    drawn = np.concatenate([_array(t["y"]) for t in left])
+    assert sorted(pairs.tolist()) == list(range(8))
+    np.testing.assert_allclose(drawn[np.argsort(pairs)], inv.numpy(), rtol=1e-6)  # float32 on the page
+    assert "frequencies of the yarn method" in chart.spec["layout"]["title"]["subtitle"]["text"]
+
+
+def test_the_scaling_comparison_leaves_out_a_method_whose_rule_fails():
+    chart = scaling_fig.scaling_frequencies(
+        dim=2, base=10000.0, factor=4.0, original_max_position=64, method="linear", options=(), seq_len=300
+    )
+    names = [t["name"].split(" ")[0] for t in chart.spec["data"]]
+    assert names == ["default", "linear", "yarn", "llama3"]  # dynamic NTK needs dim >= 4
+    assert chart.csv().splitlines()[0] == "pair k,default,linear,yarn,llama3"
+
+
+def test_frequency_notes():
+    notes = scaling_fig.frequency_notes(**FREQ, method="linear", options=(), seq_len=300)
+    theta = 10000.0 ** (-np.arange(0, 16, 2) / 16) / 4
+    wave = 2 * math.pi / theta
+    assert notes.pairs == 8 and notes.never_turning == int((wave > 300).sum()) == 5  # 794 .. 79477 tokens
+    assert notes.fastest_wavelength == pytest.approx(wave[0], rel=1e-12)
+    assert notes.slowest_wavelength == pytest.approx(wave[-1], rel=1e-12)
+    assert notes.fastest_ratio == notes.slowest_ratio == 0.25 and notes.attention_factor == 1.0
+
+
+def test_circles_draw_unit_pairs_of_the_seed_s_vector():
+    chart = rope_fig.circles(**FREQ, method="default", options=(), layout="half", seed=2, m=3, n=9)
+    q, _ = seeded_qk(16, 2)
+    frame = chart.csv().splitlines()
+    assert frame[0] == "pair k,x at 0,y at 0,x at m,y at m,x at n,y at n"
+    rows = np.array([[float(v) for v in line.split(",")] for line in frame[1:]])
+    k = rows[:, 0].astype(int)
+    assert list(k) == [0, 1, 2, 3, 4, 5, 6, 7]  # d = 16: every pair
+    z0 = (q[k] + 1j * q[k + 8]).numpy()  # half-split: pair k is (x[k], x[k + 8])
+    theta = 10000.0 ** (-2 * k / 16)
+    for col, pos in ((1, 0), (3, 3), (5, 9)):
+        z = z0 * np.exp(1j * pos * theta)
+        np.testing.assert_allclose(rows[:, col] + 1j * rows[:, col + 1], z / np.abs(z), atol=1e-12)
+
+
+def test_relative_numbers_measure_the_relative_property():
+    r = scores_fig.relative_numbers(
+        **FREQ, method="default", options=(), layout="interleaved", seed=0, m=2, n=5, seq_len=300
+    )
+    q, k = seeded_qk(16, 0)
+    theta = 10000.0 ** (-np.arange(0, 16, 2) / 16)
+    zq, zk = (q[0::2] + 1j * q[1::2]).numpy(), (k[0::2] + 1j * k[1::2]).numpy()
+    want = float(np.real(np.sum(np.conj(zq) * zk * np.exp(1j * 3 * theta))))  # q . R_(n-m) k
+    assert r.score == pytest.approx(want, abs=1e-12) and r.shifted == pytest.approx(want, abs=1e-12)
+    assert r.last_shift == 300 and r.gap64 < 1e-13 and r.gap32 < 1e-5

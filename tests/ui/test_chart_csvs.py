@@ -114,18 +114,48 @@ def test_shaw_charts_carry_what_they_draw():
 
 
 def test_rope_charts_carry_what_they_draw():
-    from posviz.ui.rope import charts as rope_charts
-    from posviz.ui.rope.settings import RopeSettings, keys
+    from posviz.figures import rope, rope_scaling, rope_scores
 
-    k = keys(RopeSettings())
-    for fn, key, csv in (
-        (rope_charts.frequencies, k.scaling, rope_charts.frequencies_csv),
-        (rope_charts.rotation, k.matrix, rope_charts.rotation_csv),
-        (rope_charts.permutation, k.permutation, rope_charts.permutation_csv),
-        (rope_charts.decay, k.decay, rope_charts.decay_csv),
-        (rope_charts.angles, k.scaling, rope_charts.angles_csv),
-    ):
-        assert fn.uncached(key, False).csv() == csv(key), fn.__name__
+    freq = dict(dim=16, base=10000.0, method="linear", factor=4.0, original_max_position=64, options=())
+    theta = 10000.0 ** (-np.arange(0, 16, 2) / 16)  # (8,) the default frequencies
+    inv = theta / 4  # linear x4: every pair four times slower
+    f = frame(rope_scaling.frequencies(**freq, seq_len=300))
+    assert list(f.columns) == ["pair k", "theta_k", "wavelength"] and list(f["pair k"]) == list(range(8))
+    np.testing.assert_allclose(f["theta_k"], inv, rtol=1e-12)
+    np.testing.assert_allclose(f["wavelength"], 2 * np.pi / inv, rtol=1e-12)
+    plain, lecture = (rope_scaling.frequencies(**freq, seq_len=300, lecture=on).csv() for on in (False, True))
+    assert plain == lecture  # lecture mode: the same data
+
+    ratios = frame(rope_scaling.scaling_frequencies(**freq, seq_len=300))
+    assert list(ratios.columns) == ["pair k", "default", "linear", "dynamic", "yarn", "llama3"]
+    np.testing.assert_allclose(ratios["default"], 1.0, rtol=0)
+    np.testing.assert_allclose(ratios["linear"], 0.25, rtol=1e-12)
+
+    rot = pd.read_csv(io.StringIO(rope.rotation(**freq, layout="half", m=3).csv()), index_col=0).to_numpy()
+    want = np.zeros((16, 16))  # half-split: pair k is components (k, k + 8)
+    k = np.arange(8)
+    c, s = np.cos(3 * inv), np.sin(3 * inv)
+    want[k, k], want[k, k + 8], want[k + 8, k], want[k + 8, k + 8] = c, -s, s, c
+    np.testing.assert_allclose(rot, want, atol=1e-7)  # drawn in float32
+
+    perm = frame(rope.permutation(dim=16))
+    assert list(perm["half-split component"]) == list(range(16))
+    assert list(perm["interleaved component"]) == [*range(0, 16, 2), *range(1, 16, 2)]
+
+    decay = frame(rope_scores.decay(**freq, layout="interleaved", seed=0, seq_len=300))
+    r = decay["distance"].to_numpy()
+    assert r[0] == 0 and r[-1] == 299 and list(r[:129]) == list(range(129))  # dense to 128, then log-spaced
+    partial = np.cumsum(np.exp(1j * r[:, None] * inv[None, :]), axis=-1)  # (r, 8): S_1 .. S_8
+    np.testing.assert_allclose(decay["bound"], np.abs(partial).mean(-1), rtol=1e-9)
+    np.testing.assert_allclose(decay["bound"][0], (8 + 1) / 2, rtol=1e-12)
+
+    angles = frame(rope_scaling.angles(**freq, seq_len=300))
+    pos = angles["position"].to_numpy()
+    assert pos[0] == 1 and pos[-1] == 299
+    assert list(angles.columns)[1:] == [f"pair {p} {m}" for m in ("default", "linear") for p in (0, 4, 7)]
+    for p in (0, 4, 7):
+        np.testing.assert_allclose(angles[f"pair {p} default"], pos * theta[p], rtol=1e-12)
+        np.testing.assert_allclose(angles[f"pair {p} linear"], pos * inv[p], rtol=1e-12)
 
 
 def test_a_cached_chart_builds_its_csv_once_per_view():

@@ -1,4 +1,5 @@
-"""Every generated RoPE snippet runs and rebuilds the tensors the page draws.
+"""Every generated RoPE snippet runs and rebuilds the data the page draws: each figure's CSV, and the
+numbers the page writes.
 
 The snippets use the reference forms (Meta's complex numbers, Hugging Face's
 ``rotate_half``), so this also checks the package against a second
@@ -8,18 +9,16 @@ shown as it runs (tests/encodings check it against the published formulas).
 
 from __future__ import annotations
 
-import warnings
+import io
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from posviz.ui.rope.settings import SCORE_LEN, RopeSettings, keys
+from posviz.figures import rope, rope_scaling, rope_scores
+from posviz.figures.chart import Chart
+from posviz.ui.rope.settings import RopeSettings, scaling_options
 from posviz.ui.rope.snippets import rope_snippet
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from posviz.ui.rope import charts
-    from posviz.ui.rope import views as ui
 
 SETTINGS = {
     "default": RopeSettings(),
@@ -51,20 +50,43 @@ def run(code: str) -> dict:
     return ns
 
 
-def views(s: RopeSettings):
-    """Every view the page draws, each from the key the page gives it."""
-    k = keys(s)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return k, dict(
-            scaling=ui.scaling_view(k.scaling),
-            matrix=ui.matrix_view(k.matrix),
-            circles=ui.circles_view(k.pairs),
-            scores=ui.scores_view(k.vectors),
-            relative=ui.relative_view(k.relative),
-            decay=ui.decay_view(k.decay),
-            attention=ui.attention_view(k.attention),
-        )
+def frame(chart: Chart, **kw) -> pd.DataFrame:
+    """The chart's CSV, parsed back."""
+    assert chart.csv() is not None
+    return pd.read_csv(io.StringIO(chart.csv()), **kw)
+
+
+def matrix(chart: Chart) -> np.ndarray:
+    """A (rows, columns) CSV with its positions as the index and the header: the matrix drawn."""
+    return frame(chart, index_col=0).to_numpy()
+
+
+def page(s: RopeSettings) -> dict:
+    """What the page draws and writes for ``s``: each figure's data (its CSV) and the numbers of its notes,
+    from the functions and arguments the page calls."""
+    freq = dict(
+        dim=s.dim,
+        base=s.base,
+        method=s.method,
+        factor=s.factor,
+        original_max_position=s.original_max_position,
+        options=scaling_options(s),
+    )
+    vectors = dict(**freq, layout=s.layout, seed=s.seed)
+    return dict(
+        frequencies=frame(rope_scaling.frequencies(**freq, seq_len=s.seq_len)),
+        ratios=frame(rope_scaling.scaling_frequencies(**freq, seq_len=s.seq_len)),
+        notes=rope_scaling.frequency_notes(**freq, seq_len=s.seq_len),
+        rotation=matrix(rope.rotation(**freq, layout=s.layout, m=s.m)),
+        permutation=frame(rope.permutation(dim=s.dim)),
+        circles=frame(rope.circles(**vectors, m=s.m, n=s.n)),
+        scores=matrix(rope_scores.scores(**vectors)),
+        shift=frame(rope_scores.shift(**vectors, m=s.m, n=s.n, seq_len=s.seq_len)),
+        relative=rope_scores.relative_numbers(**vectors, m=s.m, n=s.n, seq_len=s.seq_len),
+        decay=frame(rope_scores.decay(**vectors, seq_len=s.seq_len)),
+        angles=frame(rope_scaling.angles(**freq, seq_len=s.seq_len)),
+        attention=frame(rope_scores.attention(**vectors, length=rope_scores.toy_length(s.seq_len))),
+    )
 
 
 def close(a, b, atol=1e-9) -> None:
@@ -74,41 +96,50 @@ def close(a, b, atol=1e-9) -> None:
 @pytest.mark.parametrize("name", SETTINGS)
 def test_snippets_rebuild_the_page(name):
     s = SETTINGS[name]
-    k, v = views(s)
-    sv = v["scaling"]
+    p = page(s)
     ns = run(rope_snippet(s, part="freq"))
-    close(ns["inv_freq"], sv.inv_freq, atol=0)
-    close(ns["default_inv_freq"], sv.default_inv_freq, atol=0)
-    assert ns["attention_factor"] == pytest.approx(sv.attention_factor, rel=1e-12)
+    close(ns["inv_freq"], p["frequencies"]["theta_k"], atol=0)
+    close(ns["wavelength"], p["frequencies"]["wavelength"], atol=0)
+    close(ns["inv_freq"] / ns["default_inv_freq"], p["ratios"][s.method], atol=0)  # the bold line of section 7
+    assert ns["attention_factor"] == pytest.approx(p["notes"].attention_factor, rel=1e-12)
 
     ns = run(rope_snippet(s, part="matrix"))
-    close(ns["R_m"], v["matrix"].rotation, atol=1e-6)  # the page draws float32
-    close(ns["perm"], charts.permutation_of(k.permutation), atol=0)
+    close(ns["R_m"], p["rotation"], atol=1e-6)  # the page draws float32
+    close(ns["perm"], p["permutation"]["interleaved component"], atol=0)
 
-    circles = v["circles"]
-    ns = run(rope_snippet(s, part="circles", pairs=[int(p) for p in circles.pairs]))
-    for key in ("at_zero", "at_m", "at_n"):
-        close(ns[key], getattr(circles, key), atol=1e-6)  # the snippet's q is float32 before rotation
+    circles = p["circles"]
+    ns = run(rope_snippet(s, part="circles", pairs=circles["pair k"].tolist()))
+    for key, where in (("at_zero", "0"), ("at_m", "m"), ("at_n", "n")):
+        drawn = circles[[f"x at {where}", f"y at {where}"]].to_numpy()
+        close(ns[key], drawn, atol=1e-6)  # the snippet's q is float32 before rotation
 
-    rel = v["relative"]
-    ns = run(rope_snippet(s, part="relative", shifts=[int(t) for t in rel.shifts], score_len=SCORE_LEN))
-    close(ns["scores"], v["scores"].scores, atol=1e-6)
-    close(ns["shifted"], rel.shifted, atol=1e-6)
+    shift = p["shift"]
+    ns = run(rope_snippet(s, part="relative", shifts=shift["t"].tolist(), score_len=rope_scores.SCORE_LEN))
+    close(ns["scores"], p["scores"], atol=1e-6)
+    close(ns["shifted"], shift["score"], atol=1e-6)
+    rel = p["relative"]
     assert float(ns["gap"]) < 1e-12 and rel.gap64 < 1e-12
+    assert rel.last_shift == shift["t"].iloc[-1] and rel.shifted == pytest.approx(shift["score"].iloc[-1], abs=0)
 
-    decay = v["decay"]
-    ns = run(rope_snippet(s, part="decay", distances=[int(r) for r in decay.distances]))
-    close(ns["bound"], decay.bound)
-    close(ns["aligned"], decay.aligned, atol=1e-6)
-    close(ns["independent"], decay.independent, atol=1e-6)
+    decay = p["decay"]
+    ns = run(rope_snippet(s, part="decay", distances=decay["distance"].tolist()))
+    close(ns["bound"], decay["bound"])
+    close(ns["aligned"], decay["mean |q.R_r q|"], atol=1e-6)
+    close(ns["independent"], decay["mean |q.R_r k|"], atol=1e-6)
 
-    ns = run(rope_snippet(s, part="angles", pairs=sv.pairs, positions=[int(p) for p in sv.positions]))
-    close(ns["pos"], sv.positions, atol=0)
-    close(ns["default_angles"], sv.default_angles)
-    close(ns["scaled_angles"], sv.scaled_angles)
+    angles = p["angles"]
+    pairs = rope_scaling.angle_pairs(s.dim)
+    ns = run(rope_snippet(s, part="angles", pairs=pairs, positions=angles["position"].tolist()))
+    close(ns["pos"], rope_scaling.angle_positions(s.seq_len), atol=0)
+    close(ns["default_angles"], angles[[f"pair {k} default" for k in pairs]].to_numpy())
+    close(ns["scaled_angles"], angles[[f"pair {k} {s.method}" for k in pairs]].to_numpy())
 
-    ns = run(rope_snippet(s, part="attention", toy_len=k.attention.length))
-    close(ns["weights"], v["attention"], atol=1e-6)
+    length = rope_scores.toy_length(s.seq_len)
+    ns = run(rope_snippet(s, part="attention", toy_len=length))
+    panels = p["attention"]
+    drawn = [panels.pivot(index="query i", columns="key j", values=t).to_numpy() for t in rope_scores.ATTENTION_TITLES]
+    assert drawn[0].shape == (length, length)
+    close(ns["weights"], np.stack(drawn), atol=1e-6)
 
 
 def test_unknown_part_is_refused():

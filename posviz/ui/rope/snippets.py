@@ -10,7 +10,8 @@ every snippet and compares its tensors with the page's.
 from __future__ import annotations
 
 from posviz.encodings.rope_scaling import ROPE_SCALING, method_source
-from posviz.ui.rope.settings import DECAY_SAMPLES, SCORE_LEN, TOY_LEN, RopeSettings
+from posviz.figures.rope_scores import DECAY_SAMPLES, SCORE_LEN, TOY_LEN
+from posviz.ui.rope.settings import RopeSettings, scaling_options
 
 ROPE_INTERLEAVED = '''\
 def rope(x, pos):
@@ -39,7 +40,8 @@ def _frequency_lines(s: RopeSettings) -> list[str]:
         "",
     ]
     args = ["default_inv_freq", "dim=d", "base=base", "factor=factor", "original_max_position=original_max_position"]
-    args += [f"{name}={value!r}" for name, value in s.options().items()]
+    options = dict(scaling_options(s))
+    args += [f"{o.name}={options[o.name]!r}" for o in ROPE_SCALING[s.method].options]  # in Hugging Face's order
     lines += method_source(s.method).splitlines()
     lines += ["", "", f"inv_freq, attention_factor = {ROPE_SCALING[s.method].compute.__name__}("]
     lines += [f"    {arg}," for arg in args] + [")"]
