@@ -289,7 +289,9 @@ def is_reexport_shim(source: str) -> bool:
     body = [n for n in ast.parse(source).body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
     imports = [n for n in body if isinstance(n, ast.ImportFrom) and n.module != "__future__"]
     others = [n for n in body if not isinstance(n, ast.Import | ast.ImportFrom)]
-    only_all = all(isinstance(n, ast.Assign) and [t.id for t in n.targets] == ["__all__"] for n in others)
+    only_all = all(
+        isinstance(n, ast.Assign) and [getattr(t, "id", None) for t in n.targets] == ["__all__"] for n in others
+    )
     return bool(imports) and only_all
 
 
@@ -298,6 +300,7 @@ def test_the_shim_checker():
     assert is_reexport_shim("from a import b\n__all__ = ['b']\n")
     assert not is_reexport_shim("from a import b\n\ndef f():\n    return b\n")
     assert not is_reexport_shim('"""Package."""\n')
+    assert not is_reexport_shim("from a import b\nX, Y = 1, 2\n")  # a tuple target is no __all__
 
 
 @pytest.mark.parametrize("path", PACKAGE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
