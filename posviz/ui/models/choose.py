@@ -39,7 +39,10 @@ def _from_link(p: Param) -> tuple[str, str | None, bool]:
         try:
             ref = str(parse_model_ref(text))
         except HubError as e:
-            why = f"{p.key}={quote_raw(text)} in the link: {plain(str(e))} Using {p.default} instead."
+            why = (
+                f"{p.key}={quote_raw(text)} in the link is not a shipped config or a Hub model id: "
+                f"{plain(str(e))} Using {p.default} instead."
+            )
             return p.default, why, True
         return ref, None, raw != [ref]
     value, notice = parse(p, raw)
