@@ -199,11 +199,8 @@ def hf_config(config: dict, model_type: str) -> tuple[Any, Any, list[str]]:
     notes = []
     try:
         cls = CONFIG_MAPPING[model_type]
-    except (KeyError, ValueError):  # transformers does not know the type
-        cls = None
-    if cls is None:
-        notes.append(f"model_type {model_type or '(none)'!r:.40} is not one transformers 5.23 knows: read as Llama.")
-        cls = CONFIG_MAPPING["llama"]
+    except (KeyError, ValueError):  # model_types.resolve picks a known class first (or guesses, and says so)
+        raise ValueError(f"model_type {model_type or '(none)'!r:.40} is not one transformers 5.23 knows.") from None
     data = {k: v for k, v in config.items() if not str(k).startswith("_")}
     _quiet()
     try:
