@@ -191,6 +191,20 @@ def resave(model_type: str, config: dict | None = None) -> str:
     return built.to_json_string(use_diff=True)
 
 
+def round_trips(model_type: str, config: dict | None = None) -> bool:
+    """Whether posviz reads ``config`` (or the class defaults) as transformers re-saves it the same as before."""
+    from posviz.encodings.models import model_positions, read_config
+
+    def read(data: dict) -> object:
+        try:
+            return model_positions(data)
+        except ValueError as e:
+            return ("refused", str(e))
+
+    original = default_config(model_type) if config is None else config
+    return read(original) == read(read_config(resave(model_type, config)))
+
+
 def compare(model_type: str, config: dict | None = None, read: dict | None = None) -> tuple[str, str]:
     """``(verdict, detail)``: equal, different, refused (a ValueError) or crash (any other exception).
 
