@@ -109,7 +109,7 @@ def resolve(config: dict) -> tuple[dict, str, list[str]]:
     for name in names:
         found = architecture_type(name)
         if found is not None:
-            note = f"{unknown}; its architectures names {name}, transformers' {found} class: read as {found}."
+            note = f"{unknown}; its architectures list names {name}, transformers' {found} class: read as {found}."
             return {**config, "model_type": found}, found, [note]
     scope = config if not isinstance(text, dict) else {**config, **text}
     ignored = [k for k in IGNORED_BY_LLAMA if _set(scope.get(k))]
