@@ -473,3 +473,16 @@ def test_the_text_box_opens_a_hub_model_and_writes_the_link(local_hub):
     assert "vs" not in at.query_params
     at.selectbox(key="model").set_value("gpt2").run()  # back to a shipped model from the list
     assert at.query_params["model"] == "gpt2" and "gpt2" in chart(at, "models_a_strip").title
+
+
+def test_a_model_in_session_state_goes_into_the_link_and_a_page_switch_forgets_it():
+    """A value handed to the list (as a deck's slide does) is drawn and linked; leaving the page drops it."""
+    at = open_models()
+    at.session_state["model"] = "gpt2"
+    at.run()
+    assert at.query_params["model"] == "gpt2" and "gpt2" in chart(at, "models_a_strip").title
+    at.query_params.clear()
+    at.switch_page("pages/rope.py").run()
+    at.query_params.clear()
+    at.switch_page("pages/models.py").run()
+    assert value_of(at, "model") == "llama-3.1-8b" and "model" not in at.query_params

@@ -5,6 +5,9 @@ The address bar holds the models: ``model=llama-3.1-8b``, ``model=Qwen/Qwen3-8B`
 configs and the text box for a Hub id write the link when used (callbacks), so the link always
 reopens the view. A link value that is neither a shipped config nor a valid Hub id (checked by
 the Hub's own rules, before any request) is replaced in the link by the default, with a notice.
+A value handed to the list through ``st.session_state`` since the last run (a lecture deck's
+slide), or kept in it while the link names no model (a page switch that leaves the key out),
+wins over the link and goes into it, as it does for Streamlit's URL-bound widgets.
 The position and the depth are ordinary URL-bound controls (``posviz.ui.controls``).
 """
 
@@ -27,11 +30,29 @@ HUB_HELP = (
     "The server fetches its config.json and reads it as an upload; the address bar then opens it for anyone."
 )
 _NOTICES = "_models_notices"  # key -> (notice, the model it is about): shown while that model is drawn
+_SHOWN = "_models_shown_"  # + key: the value this page last put in the list (a different one came from outside)
+
+
+def _handed(p: Param, linked: bool) -> str | None:
+    """The list's session-state value, if valid, when it was set since this page last set it (a deck's slide)
+    or the link names no model (``linked`` False)."""
+    value = st.session_state.get(p.key)
+    if not isinstance(value, str) or (linked and value == st.session_state.get(_SHOWN + p.key)):
+        return None
+    if value in p.options:
+        return value
+    try:
+        return str(parse_model_ref(value)) if is_hub(value) else None
+    except HubError:
+        return None
 
 
 def _from_link(p: Param) -> tuple[str, str | None, bool]:
     """``(value, notice, rewrite)``: the link's value for ``p.key``, why it was not taken as is, whether to fix it."""
     raw = st.query_params.get_all(p.key)
+    handed = _handed(p, bool(raw))
+    if handed is not None:
+        return handed, None, raw != [handed]
     if not raw:
         return p.default, None, False
     text = raw[-1].strip()
@@ -87,7 +108,7 @@ def _model_control(p: Param, where) -> tuple[str, str | None]:
         del notices[p.key]  # the user has moved on from the model the notice was about
     notice = notices[p.key][0] if p.key in notices else None
     options = list(p.options) + ([value] if value not in p.options else [])
-    st.session_state[p.key] = value  # the list shows the link's model (the link is the truth)
+    st.session_state[p.key] = st.session_state[_SHOWN + p.key] = value  # the list shows the link's model
     where.selectbox(p.label, options, key=p.key, help=p.help, on_change=_picked, args=(p,))
     box = f"_models_hub_{p.key}"
     where.text_input(
