@@ -131,3 +131,9 @@ def test_hub_module_has_no_streamlit():
     names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom) for a in n.names}
     modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert not any("streamlit" in str(x) for x in names | modules)
+
+
+def test_the_hubs_cap_is_the_uploads():
+    from posviz.ui.models.settings import MAX_UPLOAD_BYTES
+
+    assert hub.MAX_BYTES == MAX_UPLOAD_BYTES
