@@ -5,11 +5,11 @@ import streamlit as st
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.models import sections, texts
-from posviz.ui.models.settings import ModelsSettings, follow_model
-from posviz.ui.models.sides import sides
-from posviz.ui.settings import read_settings
+from posviz.ui.models.choose import read_models_settings
+from posviz.ui.models.settings import follow_model
+from posviz.ui.models.sides import sides_and_notices
 
-s = read_settings(ModelsSettings)
+s, link_notices = read_models_settings()
 upload = sections.upload_control()
 follow_model(s, upload)  # a new model opens at its own depth
 lecture = lecture_mode()
@@ -18,7 +18,11 @@ page_header(
     "What a config.json decides: attention windows and chunks, RoPE or none, and the scaling past the trained context",
 )
 prose(texts.INTRO, label="What this page shows")
-drawn, refused = sides(s, upload)
+for notice in link_notices:  # a model in the link that is neither shipped nor a valid Hub id
+    st.warning(notice, icon=":material/link_off:")
+drawn, refused, hub_notices = sides_and_notices(s, upload)
+for notice in hub_notices:  # a Hub model that could not be had: why, and what to do
+    st.warning(notice, icon=":material/cloud_off:")
 if refused:
     st.error(
         f"Your config.json was not read: {refused} The page shows {drawn[0].model.name} instead.",

@@ -177,13 +177,47 @@ def _truth_key(layer_type: str, keys: list, model_type: str, params: dict) -> st
         return None
 
 
-def compare(model_type: str, config: dict | None = None) -> tuple[str, str]:
-    """``(verdict, detail)``: equal, different, refused (a ValueError) or crash (any other exception)."""
+def resave(model_type: str, config: dict | None = None) -> str:
+    """``config`` (or the class defaults) as transformers writes it back: read, then saved with ``use_diff``.
+
+    Returns:
+        the text of the config.json transformers would save (``to_json_string(use_diff=True)``).
+    """
+    _quiet()
+    from transformers import CONFIG_MAPPING
+
+    cls = CONFIG_MAPPING[model_type]
+    built = cls() if config is None else cls.from_dict(config)
+    return built.to_json_string(use_diff=True)
+
+
+def round_trips(model_type: str, config: dict | None = None) -> bool:
+    """Whether posviz reads ``config`` (or the class defaults) as transformers re-saves it the same as before."""
+    from posviz.encodings.models import model_positions, read_config
+
+    def read(data: dict) -> object:
+        try:
+            return model_positions(data)
+        except ValueError as e:
+            return ("refused", str(e))
+
+    original = default_config(model_type) if config is None else config
+    return read(original) == read(read_config(resave(model_type, config)))
+
+
+def compare(model_type: str, config: dict | None = None, read: dict | None = None) -> tuple[str, str]:
+    """``(verdict, detail)``: equal, different, refused (a ValueError) or crash (any other exception).
+
+    Args:
+        model_type: the configuration class transformers runs ``config`` with.
+        read: what posviz reads, when it is not ``config`` itself (a remote-code file whose
+            ``model_type`` transformers does not know, run by the class its ``architectures`` names).
+    """
     from posviz.encodings.models import model_positions
 
     data = default_config(model_type) if config is None else config
     try:
-        mp = model_positions(data)
+        mp = model_positions(data if read is None else read)
     except ValueError as e:
         return "refused", str(e)
     except Exception as e:  # noqa: BLE001  what the zoo is here to catch

@@ -135,6 +135,11 @@ def _agree(name_a: str, a: object, name_b: str, b: object) -> None:
         raise ValueError(f"{name_a} ({show(a)}) and {name_b} ({show(b)}) disagree: give one of them.")
 
 
+# (type, rope_type) pairs that transformers itself writes and reads back: Qwen2-VL's config class turns
+# the legacy type "mrope" into rope_type "default" (M-RoPE is mrope_section's) and saves both keys.
+RESAVED = {("mrope", "default")}
+
+
 def check_rope(raw: dict, where: str = "") -> None:
     """What transformers would resolve silently or refuse without naming the field, refused here first.
 
@@ -154,7 +159,8 @@ def check_rope(raw: dict, where: str = "") -> None:
     dicts = [(f"{where}{name}.{k}.", v) for k, v in chosen.items()] if nested else [(f"{where}{name}.", chosen)]
     for prefix, d in dicts:
         f = Fields(d, prefix)
-        _agree(f.name("rope_type"), d.get("rope_type"), f.name("type"), d.get("type"))
+        if (d.get("type"), d.get("rope_type")) not in RESAVED:
+            _agree(f.name("rope_type"), d.get("rope_type"), f.name("type"), d.get("type"))
         for key in ("rope_theta", "partial_rotary_factor", "original_max_position_embeddings"):
             outer, inner = raw.get(key), d.get(key)
             if nested or not (_is_number(outer) and _is_number(inner)):
@@ -193,11 +199,8 @@ def hf_config(config: dict, model_type: str) -> tuple[Any, Any, list[str]]:
     notes = []
     try:
         cls = CONFIG_MAPPING[model_type]
-    except (KeyError, ValueError):  # transformers does not know the type
-        cls = None
-    if cls is None:
-        notes.append(f"model_type {model_type or '(none)'!r:.40} is not one transformers 5.23 knows: read as Llama.")
-        cls = CONFIG_MAPPING["llama"]
+    except (KeyError, ValueError):  # model_types.resolve picks a known class first (or guesses, and says so)
+        raise ValueError(f"model_type {model_type or '(none)'!r:.40} is not one transformers 5.23 knows.") from None
     data = {k: v for k, v in config.items() if not str(k).startswith("_")}
     _quiet()
     try:

@@ -4,6 +4,8 @@
     mp.num_layers, mp.layers            # per layer: .attention ("full" | "sliding" | "chunked"), .window, .rope
     mp.rope("sliding", seq_len=8192)    # (inv_freq (rotary_dim // 2,), attention_factor)
 
+A ``model_type`` transformers does not register is read by the class its ``architectures`` (or its
+``text_config``) names, or guessed or refused, and the notes say which (see model_types).
 The derivation is transformers' own (``configuration_<model>.py`` and ``modeling_rope_utils.py``,
 version 5): layer kinds from ``layer_types`` or the class's rule, RoPE per kind (see model_rope),
 and the class defaults for every field a config.json leaves out (see model_fields). Families:
@@ -39,6 +41,7 @@ from posviz.encodings.model_hf import (
 )
 from posviz.encodings.model_layers import Layer
 from posviz.encodings.model_rope import MAX_HEAD_DIM, Head, RopeSpec, rope_spec
+from posviz.encodings.model_types import resolve
 from posviz.encodings.model_vision import VisionFacts, vision_facts
 
 INTERLEAVED = ("cohere", "cohere2", "cohere2_moe", "deepseek_v2")  # modeling code pairs (0, 1), (2, 3), ...
@@ -50,6 +53,7 @@ SINUSOIDAL = ("marian", "fsmt", "m2m_100")
 T5 = ("t5", "mt5", "umt5")
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "model_configs"
 MAX_CONFIG_BYTES = 1_000_000
+UNSET_CONTEXT = 2048  # PretrainedConfig's old default length: what RoPE is built at when a config sets none
 _CTX = dict(lo=1, hi=MAX_CONTEXT, cap="2^30 tokens at most")
 _LAYERS = dict(lo=1, hi=MAX_LAYERS, cap=f"posviz reads at most {MAX_LAYERS} layers")
 _HEADS = dict(lo=1, hi=MAX_HEADS)
@@ -124,11 +128,15 @@ class ModelPositions:
 
     @property
     def trained_context(self) -> int | None:
+        if self.max_position is None:  # no context limit: nothing was trained to one (recurrent_gemma, BLOOM)
+            return None
         specs = [s.trained_context for _, s in self.ropes if s.trained_context]
         return min(specs) if specs else self.max_position
 
     @property
     def extended_context(self) -> int | None:
+        if self.max_position is None:
+            return None
         specs = [s.extended_context for _, s in self.ropes]
         return max(specs) if specs else self.max_position
 
@@ -252,14 +260,19 @@ def _head(text: object, layer: int, model_type: str) -> Head:
     return Head(head_dim, qk, interleaved, mla=attr(text, "kv_lora_rank", layer) is not None)
 
 
-def _rope(config: dict, model_type: str) -> ModelPositions:
+def _rope(config: dict, model_type: str, assumed: list[str]) -> ModelPositions:
     built, text, notes = hf_config(config, model_type)
+    notes[:0] = assumed  # how the reader was chosen comes first
     vision = vision_facts(built)
     text_type = attr(text, "model_type", default=model_type) or model_type
     kinds = layer_kinds(text, text_type)
-    max_position = _integer(
-        attr(text, "max_position_embeddings", default=2048), "max_position_embeddings", 1, MAX_CONTEXT
-    )
+    limit = attr(text, "max_position_embeddings")  # None: the model sets no context (recurrent_gemma)
+    max_position = _integer(limit, "max_position_embeddings", 1, MAX_CONTEXT) if limit is not None else None
+    if max_position is None:
+        notes.append(
+            f"the config sets no max_position_embeddings: the model has no context limit (RoPE is read as "
+            f"transformers builds it, at {UNSET_CONTEXT:,} positions where a method needs one)."
+        )
     params = attr(text, "rope_parameters")
     if params is not None and not isinstance(params, dict):
         raise ValueError(f"rope_parameters must be a JSON object or null, got {show(params)}.")
@@ -275,7 +288,8 @@ def _rope(config: dict, model_type: str) -> ModelPositions:
             continue
         where = "rope_parameters." if key is None else f"rope_parameters.{key}."
         head = _head(text, kinds.index(kind), text_type)
-        specs[kind] = rope_spec(Fields(d, where), head, text_type, max_position=max_position, truncate=truncate)
+        at = max_position or UNSET_CONTEXT
+        specs[kind] = rope_spec(Fields(d, where), head, text_type, max_position=at, truncate=truncate)
     flags = attr(text, "no_rope_layers")  # Llama 4, SmolLM3: 1 = RoPE, 0 = NoPE, per layer
     if flags is not None and (
         not isinstance(flags, list | tuple) or len(flags) != len(kinds) or any(x not in (0, 1) for x in flags)
@@ -286,7 +300,7 @@ def _rope(config: dict, model_type: str) -> ModelPositions:
     for i, kind in enumerate(kinds):
         window = windows[kind]
         shown = kind
-        if kind in ("sliding", "chunked") and window >= max_position:
+        if kind in ("sliding", "chunked") and max_position is not None and window >= max_position:
             note = f"the {kind} window ({window:,}) covers the whole context ({max_position:,}): full in effect."
             notes.append(note) if note not in notes else None
             shown, window = "full", None
@@ -324,6 +338,9 @@ def model_positions(config: dict) -> ModelPositions:
         ValueError: naming the field, for a wrong type, an absurd or impossible value (caps: 1024
             layers, 2^30 tokens), an unknown RoPE type, or two fields that contradict each other.
     """
+    assumed: list[str] = []
+    if isinstance(config, dict):
+        config, _, assumed = resolve(config)
     f, model_type = _text_config(config)
     if model_type in T5 or model_type in SINUSOIDAL or model_type in LEARNED:
         return _absolute(f, model_type)
@@ -338,7 +355,17 @@ def model_positions(config: dict) -> ModelPositions:
                               alibi=AlibiFacts(heads, 8.0))  # fmt: skip
     if model_type == "mpt":
         raise ValueError("an MPT config needs attn_config (with alibi true).")
-    return _rope(config, Fields(config).text("model_type") or "")
+    return _rope(config, Fields(config).text("model_type") or "", assumed)
+
+
+_FLOAT_TAGS = {"Infinity": math.inf, "-Infinity": -math.inf, "NaN": math.nan}
+
+
+def _special_float(obj: dict) -> object:
+    """transformers writes a float JSON cannot hold as ``{"__float__": "Infinity"}`` and reads it back as one."""
+    if len(obj) == 1 and isinstance(obj.get("__float__"), str) and obj["__float__"] in _FLOAT_TAGS:
+        return _FLOAT_TAGS[obj["__float__"]]
+    return obj
 
 
 def read_config(text: str | bytes) -> dict:
@@ -346,7 +373,7 @@ def read_config(text: str | bytes) -> dict:
     if len(text) > MAX_CONFIG_BYTES:
         raise ValueError(f"a config.json is a few kB; this one has {len(text):,} bytes (at most 1 MB).")
     try:
-        data = json.loads(text, parse_constant=lambda c: math.nan)
+        data = json.loads(text, parse_constant=lambda c: math.nan, object_hook=_special_float)
     except (ValueError, RecursionError) as e:  # JSONDecodeError, bad UTF-8, a 5,000-digit number
         raise ValueError(f"not valid JSON: {e}") from e
     if not isinstance(data, dict):

@@ -363,3 +363,126 @@ def test_a_new_model_opens_at_its_own_depth():
     upload(at, json.dumps(dict(CONFIGS["llama-3.2-1b"])).encode())
     at.run()
     assert value_of(at, "layers") == 61  # the bound (the upload's 16 layers are drawn: sides clip)
+
+
+# ---------------------------------------------------------------- models by Hub id, from a local Hub
+
+
+@pytest.fixture(scope="module")
+def local_hub():
+    """A local server answering like the Hub (tests/data/local_hub.py), as HF_ENDPOINT: nothing reaches the internet."""
+    from posviz import hub
+    from tests.data.local_hub import LocalHub
+
+    with pytest.MonkeyPatch.context() as mp, LocalHub(slow_for=5.0) as server:
+        mp.setenv("HF_ENDPOINT", server.url)
+        mp.delenv("HF_HUB_OFFLINE", raising=False)
+        mp.setattr(hub, "TIMEOUT", 1.0)  # the slow repository times out quickly
+        hub.CACHE.clear()
+        yield server
+        hub.CACHE.clear()
+
+
+def test_a_hub_id_in_the_link_opens_that_model(local_hub):
+    at = open_models(model="org/llama-tiny")
+    assert_healthy(at)
+    assert not warnings(at) and not errors(at)
+    assert value_of(at, "model") == "org/llama-tiny"
+    assert at.query_params["model"] == "org/llama-tiny"  # the address bar is the link
+    assert "llama-tiny" in chart(at, "models_a_strip").title
+    facts = {r["fact"]: r["value"] for _, r in at.table[0].value.iterrows()}
+    assert facts["checkpoint"] == "org/llama-tiny" and facts["layers"] == "6"
+    assert value_of(at, "layers") == 6  # the Hub model's own depth bounds the slider
+    assert any("fetched from the Hugging Face Hub" in c.value for c in at.caption)
+    assert local_hub.hits["/org/llama-tiny/resolve/main/config.json"] == 1
+
+
+def test_a_revision_and_a_hub_model_beside_a_shipped_one(local_hub):
+    at = open_models(model="gpt2", vs="org/llama-tiny@v2")
+    assert_healthy(at)
+    assert not warnings(at)
+    assert "llama-tiny" in chart(at, "models_b_strip").title
+    assert len(array(chart(at, "models_b_strip").spec["data"][0]["z"])[0]) == 4  # revision v2: 4 layers
+
+
+def test_a_hub_vision_language_model_links_to_vision(local_hub):
+    at = open_models(model="org/qwen2-vl")
+    assert_healthy(at)
+    assert not warnings(at)
+    params = vision_link(at)
+    assert params["vl_model"] == "qwen2_vl"
+
+
+@pytest.mark.parametrize(
+    "ref, says",
+    [
+        ("org/gated", "gated or private"),
+        ("org/private", "no model"),
+        ("org/missing", "no model"),
+        ("org/no-config", "has no config.json"),
+        ("org/huge", "larger than 256 KiB"),
+        ("org/not-json", "not valid JSON"),
+        ("org/refused", "num_hidden_layers"),
+        ("org/llama-tiny@nope", "no such revision"),
+        ("org/slow", "did not answer within 10 s"),
+        ("org/away", "not followed"),
+    ],
+)
+def test_each_hub_failure_has_its_own_notice_and_the_page_works(local_hub, ref, says):
+    at = open_models(model=ref)
+    assert_healthy(at)
+    notices = [n.replace("\\", "") for n in warnings(at)]  # markdown escapes off
+    assert len(notices) == 1 and says.lower() in notices[0].lower(), notices
+    assert "Llama-3.1-8B" in notices[0]  # what the page shows instead
+    assert "Llama-3.1-8B" in chart(at, "models_a_strip").title and len(charts(at)) >= 5
+
+
+def test_a_server_without_hub_access_says_so_once(local_hub, monkeypatch):
+    from posviz import hub
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    hub.CACHE.clear()
+    before = sum(local_hub.hits.values())
+    at = open_models(model="org/llama-tiny", vs="org/qwen2-vl")
+    assert_healthy(at)
+    (notice,) = warnings(at)
+    assert "no access to the Hugging Face Hub" in notice and "Your own config" in notice
+    assert sum(local_hub.hits.values()) == before  # not one request
+    hub.CACHE.clear()
+
+
+@pytest.mark.parametrize("ref", ["a--b/c", "org/x@..", "-org/x", "org/x/y"])
+def test_an_invalid_hub_id_in_the_link_sends_nothing(local_hub, ref):
+    before = sum(local_hub.hits.values())
+    at = open_models(model=ref)
+    assert_healthy(at)
+    assert any("is not a shipped config or a Hub model id" in n for n in warnings(at)), warnings(at)
+    assert value_of(at, "model") == "llama-3.1-8b" and "model" not in at.query_params
+    assert sum(local_hub.hits.values()) == before
+
+
+def test_the_text_box_opens_a_hub_model_and_writes_the_link(local_hub):
+    at = open_models()
+    at.text_input(key="_models_hub_model").set_value("org/llama-tiny").run()
+    assert_healthy(at)
+    assert at.query_params["model"] == "org/llama-tiny"
+    assert "llama-tiny" in chart(at, "models_a_strip").title
+    assert at.text_input(key="_models_hub_model").value == ""
+    at.text_input(key="_models_hub_vs").set_value("not an id/").run()
+    assert any("was not opened" in n for n in warnings(at)), warnings(at)
+    assert "vs" not in at.query_params
+    at.selectbox(key="model").set_value("gpt2").run()  # back to a shipped model from the list
+    assert at.query_params["model"] == "gpt2" and "gpt2" in chart(at, "models_a_strip").title
+
+
+def test_a_model_in_session_state_goes_into_the_link_and_a_page_switch_forgets_it():
+    """A value handed to the list (as a deck's slide does) is drawn and linked; leaving the page drops it."""
+    at = open_models()
+    at.session_state["model"] = "gpt2"
+    at.run()
+    assert at.query_params["model"] == "gpt2" and "gpt2" in chart(at, "models_a_strip").title
+    at.query_params.clear()
+    at.switch_page("pages/rope.py").run()
+    at.query_params.clear()
+    at.switch_page("pages/models.py").run()
+    assert value_of(at, "model") == "llama-3.1-8b" and "model" not in at.query_params

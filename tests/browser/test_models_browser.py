@@ -1,9 +1,19 @@
-"""/models in a real headless Chromium at 1280 x 720: the charts render, titles fit, nothing overflows sideways."""
+"""/models in a real headless Chromium at 1280 x 720: the charts render, titles fit, nothing overflows sideways;
+a model opens by its Hub id from a link, against a local server that answers like the Hub."""
 
 from __future__ import annotations
 
 import pytest
-from test_app_browser import ALERT, CHART, EXCEPTION, MAIN, assert_healthy, chart_fingerprints, full_page_screenshot
+from test_app_browser import (
+    ALERT,
+    CHART,
+    EXCEPTION,
+    MAIN,
+    assert_healthy,
+    chart_fingerprints,
+    full_page_screenshot,
+    query,
+)
 from test_app_browser import open_page as open_url
 
 pytestmark = pytest.mark.browser
@@ -61,3 +71,32 @@ def test_two_models_side_by_side_in_lecture_mode(app_url, page, page_events, scr
         assert all(left >= -1 and right >= -1 for left, right in c["titles"]), c
     assert_healthy(page, page_events)
     full_page_screenshot(page, screenshots / "models_vs_lecture_1280.png")
+
+
+@pytest.fixture(scope="module")
+def hub_app(browser):
+    """A server of its own whose HF_ENDPOINT is a local Hub (tests/data/local_hub.py): nothing leaves the machine."""
+    from conftest import streamlit_server
+
+    from tests.data.local_hub import LocalHub
+
+    with LocalHub() as hub, streamlit_server("streamlit-hub", env={"HF_ENDPOINT": hub.url}) as server:
+        yield server.url, hub
+
+
+def test_a_hub_id_opens_from_a_link(hub_app, page, page_events):
+    url, hub = hub_app
+    page.set_viewport_size(SMALL_SCREEN)
+    page.set_default_timeout(90_000)  # the first visit of this server imports torch
+    open_url(page, f"{url}/models?model=org/llama-tiny", charts=MODELS_CHARTS)
+    assert page.locator(EXCEPTION).count() == 0
+    assert not page.locator(f"{MAIN} {ALERT}").all_inner_texts()
+    prints = chart_fingerprints(page)
+    assert any("llama-tiny" in p["title"] for p in prints), prints
+    assert query(page)["model"] == ["org/llama-tiny"]  # the address bar still holds the model
+    assert hub.hits["/org/llama-tiny/resolve/main/config.json"] == 1
+    open_url(page, f"{url}/models?model=org/missing", charts=MODELS_CHARTS)  # the default model instead
+    alerts = page.locator(f"{MAIN} {ALERT}").all_inner_texts()
+    assert alerts and all("There is no model org/missing on the Hub" in a for a in alerts), alerts  # one notice
+    assert page.locator(EXCEPTION).count() == 0
+    assert_healthy(page, page_events)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 
@@ -12,7 +13,7 @@ from posviz.encodings.model_layers import reach_curve
 from posviz.encodings.models import model_positions, shipped_models
 from posviz.ui.models.links import link_markdown, page_links
 from posviz.ui.models.notes import lesson
-from posviz.ui.models.settings import SHIPPED, MaskKey, ReachKey, RopeKey, limits
+from posviz.ui.models.settings import SHIPPED, UNBOUNDED_CONTEXT, MaskKey, ReachKey, RopeKey, limits
 from posviz.ui.models.snippets import MODELS_PARTS, models_snippet
 
 with warnings.catch_warnings():
@@ -174,3 +175,39 @@ def test_tables():
     oss = rope_facts(RopeKey("gpt-oss-20b", None))
     assert list(oss.columns) == ["fact", "full and sliding layers (24)"]  # one RoPE shared by both kinds
     assert dict(zip(oss["fact"], oss.iloc[:, 1], strict=True))["truncate"] == "false"
+
+
+def test_a_hub_snippet_fetches_the_same_config(monkeypatch):
+    """The code under a Hub model's figures reads its config.json through posviz.hub (from a local Hub)."""
+    from posviz import hub
+    from tests.data.local_hub import LLAMA_TINY, LocalHub
+
+    with LocalHub() as server:
+        monkeypatch.setenv("HF_ENDPOINT", server.url)
+        hub.CACHE.clear()
+        got = run(models_snippet("org/llama-tiny@v2", part="strip"))
+        hub.CACHE.clear()
+    assert len(got["layers"]) == 4
+    assert got["mp"] == model_positions({**LLAMA_TINY, "num_hidden_layers": 4})
+    with pytest.raises(ValueError):
+        models_snippet("org/x", part="nope")
+
+
+def test_a_recurrent_gemma_table_says_it_has_no_limit():
+    from transformers import CONFIG_MAPPING
+
+    from posviz.ui.models.tables import model_facts
+
+    data = json.dumps(CONFIG_MAPPING["recurrent_gemma"]().to_dict()).encode()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        facts = dict(zip(*model_facts("", data).to_dict("list").values(), strict=True))
+    assert facts["longest input"] == "no limit in the config" and facts["extended context"] == "no limit in the config"
+    assert limits_of_upload(data).context == UNBOUNDED_CONTEXT
+
+
+def limits_of_upload(data: bytes):
+    from posviz.encodings.models import read_config
+    from posviz.ui.models.settings import limits_of
+
+    return limits_of(model_positions(read_config(data)))

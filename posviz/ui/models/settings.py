@@ -1,7 +1,8 @@
-"""The models page's settings: a shipped model, a second one beside it, the position L and the layers n.
+"""The models page's settings: a model, a second one beside it, the position L and the layers n.
 
-The choice lists are the shipped configs' file names (``posviz/model_configs/<slug>.json``), read
-without parsing them; a model's context and depth are parsed once, on first use (:func:`limits`).
+A model is a shipped config (its file name, ``posviz/model_configs/<slug>.json``, read without
+parsing it) or a Hub id (``Qwen/Qwen3-8B``, optionally ``@revision``), drawn by ``choose``; a
+model's context and depth are parsed once per config, on first use (:func:`limits`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import streamlit as st
 
 from posviz.encodings.model_fields import MAX_CONTEXT, MAX_LAYERS
 from posviz.encodings.models import CONFIG_DIR, model_positions, read_config
+from posviz.hub import HubError
 from posviz.ui.controls import set_on_next_run
+from posviz.ui.models.remote import hub_bytes
 from posviz.ui.params import MAX_CURVE_LEN, Param
 from posviz.ui.settings import Values, setting
 
@@ -36,7 +39,8 @@ MODEL = Param(
     DEFAULT_MODEL,
     "select",
     options=SHIPPED,
-    help="A real checkpoint whose config.json ships with posviz (no download). Upload your own below.",
+    help="A real checkpoint whose config.json ships with posviz (no download). Or give a Hub id below, or upload "
+    "your own config.json.",
 )
 VS = Param(
     "vs",
@@ -87,20 +91,40 @@ def limits_of(mp) -> Limits:  # mp: ModelPositions
 
 
 @functools.cache
-def limits(slug: str) -> Limits:
-    """The bounds of a shipped model (``none``: none, 1 position and 1 layer)."""
-    if slug not in SHIPPED:
-        return Limits(context=1, num_layers=1)
+def _shipped_limits(slug: str) -> Limits:
     text = (CONFIG_DIR / f"{slug}.json").read_text(encoding="utf-8")
     return limits_of(model_positions(read_config(text)))
 
 
+@functools.lru_cache(maxsize=64)
+def _config_limits(data: bytes) -> Limits | None:
+    try:
+        return limits_of(model_positions(read_config(data)))
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError):
+        return None  # the page says why (views.load); the side falls back
+
+
+def limits(slug: str, fallback: str = NONE) -> Limits:
+    """The bounds of a shipped model or a Hub id; ``fallback``'s when a Hub model cannot be read (``none``: 1, 1)."""
+    if slug in SHIPPED:
+        return _shipped_limits(slug)
+    if "/" in slug:
+        try:
+            found = _config_limits(hub_bytes(slug))
+        except HubError:
+            found = None
+        if found is not None:
+            return found
+        return limits(fallback) if fallback != slug else Limits(context=1, num_layers=1)
+    return Limits(context=1, num_layers=1)
+
+
 def _position_bounds(v: Values) -> tuple[int, int]:
-    return 0, max(limits(v["model"]).context, limits(v["vs"]).context) - 1
+    return 0, max(limits(v["model"], DEFAULT_MODEL).context, limits(v["vs"]).context) - 1
 
 
 def _layer_bounds(v: Values) -> tuple[int, int]:
-    return 1, max(limits(v["model"]).num_layers, limits(v["vs"]).num_layers)
+    return 1, max(limits(v["model"], DEFAULT_MODEL).num_layers, limits(v["vs"]).num_layers)
 
 
 @dataclass(frozen=True)
@@ -137,7 +161,7 @@ def follow_model(s: ModelsSettings, upload: bytes | None) -> None:
 class RopeKey:
     """One model's RoPE frequencies: ``seq_len`` only for the methods that read it (dynamic, longrope)."""
 
-    slug: str  # a shipped model, or "" for the uploaded config
+    slug: str  # a shipped model, "" for the uploaded config, or a Hub id
     seq_len: int | None
 
 

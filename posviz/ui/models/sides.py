@@ -1,22 +1,28 @@
 """The one or two models the page draws ("sides"): which config, and the position and depth each can take.
 
 A side's position and layer count are the settings clipped to that model (the settings' bounds
-follow the longer of the two shipped models; an uploaded config may be shorter still), with a
+follow the longer of the two models; an uploaded config may be shorter still), with a
 sentence when the position was clipped (the layer count needs none: the reach figure shows the layers).
+
+A model given by its Hub id is drawn from its config.json's bytes (``remote``). When the Hub cannot
+give it, or gives a file posviz cannot read, the page says why (:func:`hub_notices`) and draws the
+rest: the first model falls back to the default shipped one, the second is left out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from posviz.ui.models.settings import NONE, MaskKey, ModelsSettings, ReachKey, RopeKey, limits_of
+from posviz.hub import HubError
+from posviz.ui.models.remote import hub_bytes, is_hub, notice, unreadable
+from posviz.ui.models.settings import DEFAULT_MODEL, NONE, MaskKey, ModelsSettings, ReachKey, RopeKey, limits_of
 from posviz.ui.models.views import Loaded, load, reads_seq_len
 
 
 @dataclass(frozen=True)
 class Side:
     tag: str  # "a" or "b": the element keys of its figures
-    slug: str  # a shipped model, or "" for the uploaded config
+    slug: str  # a shipped model, "" for the uploaded config, or a Hub id (``upload`` then holds its bytes)
     upload: bytes | None
     model: Loaded
     position: int
@@ -47,13 +53,35 @@ def _side(tag: str, slug: str, upload: bytes | None, s: ModelsSettings) -> Side:
     return Side(tag, slug, upload, m, position, layers, tuple(clipped))
 
 
-def sides(s: ModelsSettings, upload: bytes | None) -> tuple[list[Side], str | None]:
-    """The models to draw, and why an uploaded config was refused (markdown-safe), if it was.
+SERVER_WIDE = ("offline", "timeout")  # failures of the server's Hub access, not of one model: said once
 
-    A readable upload replaces the first model; a refused one changes nothing.
+
+def _hub_side(tag: str, ref: str, s: ModelsSettings) -> tuple[Side | None, str, str]:
+    """A Hub model's side, or None, the notice that says why it cannot be drawn (markdown-safe) and its kind."""
+    try:
+        data = hub_bytes(ref)
+    except HubError as e:
+        return None, notice(ref, e), e.kind
+    read = load(ref, data)
+    if read.error:
+        return None, unreadable(ref, read.error), "unreadable"
+    return _side(tag, ref, data, s), "", ""
+
+
+def sides_and_notices(s: ModelsSettings, upload: bytes | None) -> tuple[list[Side], str | None, list[str]]:
+    """The models to draw, why an uploaded config was refused (markdown-safe), and the Hub's notices.
+
+    A readable upload replaces the first model; a refused one changes nothing. A Hub model that
+    cannot be drawn leaves its notice (one "no Hub access" for both sides) and the rest of the page.
     """
-    error = None
-    first = _side("a", s.model, None, s)
+    error, notices = None, []
+    first, kind = None, ""
+    if is_hub(s.model):
+        first, problem, kind = _hub_side("a", s.model, s)
+        if problem:
+            notices.append(f"{problem} The page shows {load(DEFAULT_MODEL).name} instead.")
+    if first is None:
+        first = _side("a", s.model if not is_hub(s.model) else DEFAULT_MODEL, None, s)
     if upload is not None:
         uploaded = load("", upload)
         if uploaded.error:
@@ -61,6 +89,18 @@ def sides(s: ModelsSettings, upload: bytes | None) -> tuple[list[Side], str | No
         else:
             first = _side("a", "", upload, s)
     out = [first]
-    if s.vs != NONE:
+    if is_hub(s.vs):
+        second, problem, second_kind = _hub_side("b", s.vs, s)
+        if second is not None:
+            out.append(second)
+        elif not (second_kind in SERVER_WIDE and second_kind == kind):
+            notices.append(f"{problem} The second model is left out.")
+    elif s.vs != NONE:
         out.append(_side("b", s.vs, None, s))
+    return out, error, notices
+
+
+def sides(s: ModelsSettings, upload: bytes | None) -> tuple[list[Side], str | None]:
+    """The models to draw, and why an uploaded config was refused (markdown-safe), if it was."""
+    out, error, _ = sides_and_notices(s, upload)
     return out, error

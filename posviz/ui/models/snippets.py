@@ -10,6 +10,14 @@ MODELS_PARTS = ("strip", "rope", "masks", "reach", "t5", "alibi")
 
 
 def _load(slug: str) -> list[str]:
+    if "/" in slug:  # a Hub id, validated by posviz.hub (letters, digits, . _ - / @ only)
+        return [
+            "from posviz.encodings.models import model_positions, read_config",
+            "from posviz.hub import fetch_config, parse_model_ref",
+            "",
+            f'config = fetch_config(parse_model_ref("{slug}"))  # its config.json, from the Hub',
+            "mp = model_positions(read_config(config))",
+        ]
     if slug:
         return [
             "from posviz.encodings.models import model_positions, shipped_models",
@@ -32,7 +40,7 @@ def models_snippet(
     """Code for one figure.
 
     Args:
-        slug: the shipped model ("" for an uploaded config.json).
+        slug: the shipped model ("" for an uploaded config.json, a Hub id for a model read from the Hub).
         part: ``"strip"`` (``layers``: one Layer each), ``"rope"`` (``inv_freq``, ``default``, ``wavelength``:
             (pairs,)), ``"masks"`` (``masks``: (kinds, keys) bool over ``k_pos``), ``"reach"`` (``reach``:
             (layers + 1,) tokens back), ``"t5"`` (``bucket``: per ``r``) or ``"alibi"`` (``slopes``: (heads,)).

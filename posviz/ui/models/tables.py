@@ -73,8 +73,11 @@ def model_facts(slug: str, upload: bytes | None = None) -> pd.DataFrame:
     rows |= {"position family": mp.family, "layers": depth, "attention heads": f"{mp.heads:,}"}
     rows["longest input"] = f"{mp.max_position:,} tokens" if mp.max_position else "no limit in the config"
     if mp.ropes:
-        rows["trained context"] = f"{mp.trained_context:,} tokens" if mp.trained_context else "not stated (linear)"
-        rows["extended context"] = f"{mp.extended_context:,} tokens"
+        if mp.max_position is None:  # recurrent_gemma: RoPE, and no context limit at all
+            rows["trained context"] = rows["extended context"] = "no limit in the config"
+        else:
+            rows["trained context"] = f"{mp.trained_context:,} tokens" if mp.trained_context else "not stated (linear)"
+            rows["extended context"] = f"{mp.extended_context:,} tokens"
     return _frame(rows | _family_rows(mp))
 
 

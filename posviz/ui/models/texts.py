@@ -5,8 +5,9 @@ Every page before this one takes one scheme apart. Real checkpoints mix them: a 
 decides, layer by layer, which tokens each layer may attend to (all, a sliding window, a chunk) and
 whether the layer sees position at all (RoPE or none), and it stretches RoPE past the context the
 model was trained at. This page reads the config with Hugging Face `transformers` itself (its
-configuration class for the model, version 5.23) and draws what it decides. Pick a model, put a
-second one beside it, or upload any config.json.
+configuration class for the model, version 5.23) and draws what it decides. Pick a model, open
+any model on the Hugging Face Hub by its id (namespace/name), put a second one beside it, or upload
+any config.json.
 """
 
 LAYERS = """\

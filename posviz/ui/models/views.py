@@ -1,8 +1,9 @@
 """The models page's cached views: a shipped slug (or an uploaded config's bytes) and a key in, arrays out.
 
 Every view takes ``upload`` as an explicit extra argument: the bytes of an uploaded config.json,
-which replace the shipped model when ``slug`` is "". An upload is size-capped and parsed as JSON
-(never unpickled); whatever is wrong with it becomes :attr:`Loaded.error`, not an exception.
+which replace the shipped model when ``slug`` is "", or the bytes of a Hub model's config.json when
+``slug`` is its Hub id (``Qwen/Qwen3-8B``, see ``remote``). Such bytes are size-capped and parsed as
+JSON (never unpickled); whatever is wrong with them becomes :attr:`Loaded.error`, not an exception.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from posviz.ui.cache import cached_view
 from posviz.ui.models.settings import (
     MAX_UPLOAD_BYTES,
     NEAR_KEYS,
+    SHIPPED,
     STRIDED_KEYS,
     T5_DENSE,
     T5_SPAN,
@@ -61,8 +63,8 @@ def _read(text: bytes | str) -> ModelPositions:
 
 @cached_view(max_entries=64)
 def load(slug: str, upload: bytes | None = None) -> Loaded:
-    """A shipped model by slug, or (``slug`` "") the uploaded config.json's bytes."""
-    if slug:
+    """A shipped model by slug, or (``slug`` "") the uploaded config.json's bytes, or a Hub id's (``slug`` the id)."""
+    if slug in SHIPPED:
         text = (CONFIG_DIR / f"{slug}.json").read_text(encoding="utf-8")
         config = read_config(text)
         model_id = str(config.get("_model_id", slug))
@@ -77,6 +79,10 @@ def load(slug: str, upload: bytes | None = None) -> Loaded:
         what = str(e) if isinstance(e, ValueError) else f"{type(e).__name__} while reading it"
         return Loaded(None, "", error=plain(what[:600]))
     config = read_config(data)
+    if slug:  # a Hub id, validated by posviz.hub: the model is named after it
+        repo_id, _, revision = slug.partition("@")
+        at = f" at revision {revision}" if revision else ""
+        return Loaded(mp, repo_id.split("/")[-1], slug, f"its config.json, fetched from the Hugging Face Hub{at}")
     named = _safe(config.get("_model_id") or config.get("_name_or_path"), 60)
     return Loaded(mp, named or f"your config.json ({_safe(mp.model_type, 40) or 'no model_type'})", named)
 
