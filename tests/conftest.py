@@ -7,7 +7,14 @@ the fuzzing of every page through AppTest with hypothesis-generated links.
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# No test may reach the internet: a model id in a link (a fuzzed one too) makes /models ask the Hub. By default the
+# Hub is a closed port on this machine (refused at once); tests of the Hub path point HF_ENDPOINT at a local server
+# (tests/data/local_hub.py). HF_HUB_OFFLINE is not used here: huggingface_hub reads it once, at import.
+os.environ.setdefault("HF_ENDPOINT", "http://127.0.0.1:9")
 
 SLOW_FIXTURES = {"short_run"}  # the load test's server and sessions
 SLOW_FILES = {"test_fuzz.py"}  # every page through AppTest, hypothesis-generated links
