@@ -9,6 +9,8 @@ table drawn, either way). The toy attention is in :mod:`posviz.figures.shaw_toy`
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import plotly.graph_objects as go
 import torch
@@ -43,6 +45,7 @@ MAIN_POINTS = 128  # per axis of each of the three index panels
 ROW_POINTS = 256  # keys in the R[i] slice
 MEMORY_LENGTHS = tuple(2**p for p in range(4, 18))  # 16 .. 131072
 ALLOCATE_UP_TO = 32 * 2**20  # bytes: below this the memory chart allocates R for real
+MEASURED_ENTRIES = 16  # (dim, clip) whose measurements are kept: moving a length only moves the chart's marker
 
 CLIP_LINE = dict(color="#111", width=2, dash="dash")
 
@@ -262,8 +265,11 @@ def relations_row(
     )
 
 
-def memory(*, dim: int, clip: int, current: int, lecture: bool = False) -> Chart:
-    """Bytes of ``R (L, L, dim)`` and of the ``(L, L)`` logits for ``MEMORY_LENGTHS``, ``current`` marked.
+@functools.lru_cache(maxsize=MEASURED_ENTRIES)
+def measurements(*, dim: int, clip: int) -> dict[str, np.ndarray]:
+    """Bytes of ``R (L, L, dim)`` and of the ``(L, L)`` logits for ``MEMORY_LENGTHS``, measured once per
+    ``(dim, clip)`` (the chart marks the page's length on them): ``"L"``, ``"R"``, ``"logits"`` and
+    ``"allocated"`` (bool), each (n,), read-only.
 
     ``R`` is really built (and measured) up to ``ALLOCATE_UP_TO`` bytes; the longer lengths run
     the same lookup on PyTorch's meta device.
@@ -271,9 +277,21 @@ def memory(*, dim: int, clip: int, current: int, lecture: bool = False) -> Chart
     allocated = np.array([n * n * dim * 4 <= ALLOCATE_UP_TO for n in MEMORY_LENGTHS])
     devices = ["cpu" if small else "meta" for small in allocated]
     pairs = list(zip(MEMORY_LENGTHS, devices, strict=True))
-    r_bytes = np.array([shaw_relations_bytes(n, n, dim, clip=clip, device=d) for n, d in pairs])
-    logits = np.array([logits_bytes(n, n, device=d) for n, d in pairs])
-    lengths = np.array(MEMORY_LENGTHS)
+    out = {
+        "L": np.array(MEMORY_LENGTHS),
+        "R": np.array([shaw_relations_bytes(n, n, dim, clip=clip, device=d) for n, d in pairs]),
+        "logits": np.array([logits_bytes(n, n, device=d) for n, d in pairs]),
+        "allocated": allocated,
+    }
+    for a in out.values():
+        a.flags.writeable = False
+    return out
+
+
+def memory(*, dim: int, clip: int, current: int, lecture: bool = False) -> Chart:
+    """Bytes of ``R (L, L, dim)`` and of the ``(L, L)`` logits for ``MEMORY_LENGTHS``, ``current`` marked."""
+    m = measurements(dim=dim, clip=clip)
+    lengths, r_bytes, logits, allocated = m["L"], m["R"], m["logits"], m["allocated"]
     figure = bytes_figure(
         lengths,
         {f"R (L, L, {dim})": (r_bytes, allocated), "logits (L, L)": (logits, allocated)},

@@ -6,6 +6,8 @@ operations (:mod:`posviz.encodings`), on PyTorch's meta device past ``ALLOCATE_U
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from posviz.encodings.attention import logits_bytes
@@ -17,6 +19,7 @@ from posviz.figures.memory import bytes_figure
 
 MEMORY_LENGTHS = tuple(2**p for p in range(4, 15))  # 16 .. 16384
 ALLOCATE_UP_TO = 64 * 2**20  # bytes: below this the memory chart allocates the tensors for real
+MEASURED_ENTRIES = 16  # dims whose measurements are kept: moving the length only moves the chart's marker
 
 
 def _allocated(length: int, dim: int) -> bool:
@@ -35,12 +38,23 @@ def _measured(length: int, dim: int) -> tuple[int, int, int]:
     )
 
 
-def memory(*, dim: int, current: int, lecture: bool = False) -> Chart:
-    """Bytes per head of Shaw's ``R`` against the skew's ``Er`` for ``MEMORY_LENGTHS``, ``current`` marked."""
+@functools.lru_cache(maxsize=MEASURED_ENTRIES)
+def measurements(dim: int) -> dict[str, np.ndarray]:
+    """Every ``MEMORY_LENGTHS`` measured once per ``dim`` (the chart marks the page's length on them, the page
+    quotes one): ``"L"``, ``"R"``, ``"Er"``, ``"logits"`` (bytes) and ``"allocated"`` (bool), each (n,), read-only."""
     rows = [_measured(n, dim) for n in MEMORY_LENGTHS]
     r, er, lg = (np.array(col) for col in zip(*rows, strict=True))
     allocated = np.array([_allocated(n, dim) for n in MEMORY_LENGTHS])
-    lengths = np.array(MEMORY_LENGTHS)
+    out = {"L": np.array(MEMORY_LENGTHS), "R": r, "Er": er, "logits": lg, "allocated": allocated}
+    for a in out.values():
+        a.flags.writeable = False
+    return out
+
+
+def memory(*, dim: int, current: int, lecture: bool = False) -> Chart:
+    """Bytes per head of Shaw's ``R`` against the skew's ``Er`` for ``MEMORY_LENGTHS``, ``current`` marked."""
+    m = measurements(dim)
+    lengths, r, er, lg, allocated = m["L"], m["R"], m["Er"], m["logits"], m["allocated"]
     figure = bytes_figure(
         lengths,
         {
@@ -60,7 +74,6 @@ def memory(*, dim: int, current: int, lecture: bool = False) -> Chart:
 
 def saving(*, dim: int, length: int = 4096) -> tuple[int, int] | None:
     """Bytes of ``R`` and of ``Er`` at ``length``, as the memory chart measures them; None when it does not."""
-    if length not in MEMORY_LENGTHS:
-        return None
-    r, er, _ = _measured(length, dim)
-    return r, er
+    m = measurements(dim)
+    at = {int(n): (int(r), int(e)) for n, r, e in zip(m["L"], m["R"], m["Er"], strict=True)}
+    return at.get(length)

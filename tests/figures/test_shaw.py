@@ -163,3 +163,14 @@ def test_figures_by_plain_arguments_are_charts():
     end = shaw.relations_row(q_len=20, k_len=30, align="end", clip=3, dim=4, seed=0, row=7)
     assert end.spec["layout"]["title"]["text"].startswith("R[17] ")  # queries at the end start at 10
     assert shaw.row_stride(256) == 1 and shaw.row_stride(257) == 2
+
+
+def test_the_memory_chart_measures_once_per_dim_and_clip():
+    from posviz.figures import shaw
+
+    shaw.measurements.cache_clear()
+    a, b = shaw.memory(dim=8, clip=3, current=64), shaw.memory(dim=8, clip=3, current=4096, lecture=True)
+    assert shaw.measurements.cache_info().misses == 1  # the length only moves the marker
+    assert a.csv() == b.csv() and a.spec["layout"]["shapes"] != b.spec["layout"]["shapes"]
+    with pytest.raises(ValueError, match="read-only"):
+        shaw.measurements(dim=8, clip=3)["R"][0] = 0  # shared by every chart: nobody may change it

@@ -197,3 +197,15 @@ def test_the_colouring_changes_only_the_colours():
     by_distance, by_row = (skew.step(**toy, colour=c, number=2) for c in ("distance", "row"))
     assert by_distance.csv() == by_row.csv()
     assert by_distance.spec["data"][0]["z"] != by_row.spec["data"][0]["z"]
+
+
+def test_the_memory_chart_measures_once_per_dim():
+    from posviz.figures import skew_memory
+
+    skew_memory.measurements.cache_clear()
+    a, b = skew_memory.memory(dim=8, current=16), skew_memory.memory(dim=8, current=512)
+    assert skew_memory.saving(dim=8) == (4096**2 * 8 * 4, 4096 * 8 * 4)
+    assert skew_memory.measurements.cache_info().misses == 1  # the length only moves the marker
+    assert a.csv() == b.csv() and a.spec["layout"]["shapes"] != b.spec["layout"]["shapes"]
+    with pytest.raises(ValueError, match="read-only"):
+        skew_memory.measurements(8)["Er"][0] = 0  # shared by every chart: nobody may change it
