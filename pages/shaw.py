@@ -2,26 +2,17 @@
 
 import streamlit as st
 
+from posviz.figures import shaw, shaw_toy
 from posviz.figures.memory import human_bytes
+from posviz.ui.cache import chart
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import show_figure
 from posviz.ui.sections import on_demand
-from posviz.ui.settings import project, read_settings
-from posviz.ui.shaw import charts, texts
-from posviz.ui.shaw.settings import (
-    TOY_MAX_LEN,
-    BytesKey,
-    IndexKey,
-    ScoreKey,
-    ShawSettings,
-    TableKey,
-    problem,
-    row_key,
-    toy_key,
-)
+from posviz.ui.settings import read_settings
+from posviz.ui.shaw import texts
+from posviz.ui.shaw.settings import TOY_MAX_LEN, ShawSettings, problem
 from posviz.ui.shaw.snippets import shaw_snippet
-from posviz.ui.shaw.views import main_axes, pair_axes, row_view
 
 s = read_settings(ShawSettings)
 lecture = lecture_mode()
@@ -31,23 +22,23 @@ if problem(s):
     rule_error(problem(s))
     st.stop()
 
-ik = project(s, IndexKey)
-ax = main_axes(ik)
+zoom = dict(window=s.window, q_start=s.q_start, k_start=s.k_start)
+lengths = dict(q_len=s.q_len, k_len=s.k_len, align=s.align)
+tables = dict(clip=s.clip, dim=s.dim, seed=s.seed)
 
 section("1 · Distance, clip, index")
 prose(texts.INDEX)
 show_figure(
-    charts.index(ik, lecture),
+    chart(shaw.index, **lengths, clip=s.clip, **zoom, lecture=lecture),
     name="shaw_index",
     alt="Three heatmaps: the distance j - i, its clip to [-K, K], and the table row it selects.",
-    code=shaw_snippet(s, part="index", axes=ax),
+    code=shaw_snippet(s, part="index", axes=shaw.main_axes(**lengths, **zoom)),
 )
 
 section("2 · The embedding table")
 prose(texts.TABLE)
-tk = project(s, TableKey)
 show_figure(
-    charts.table(tk, lecture),
+    chart(shaw.table, **tables, separate=s.separate, lecture=lecture),
     name="shaw_table",
     alt="Heatmap of the relative embedding table, one row per clipped distance.",
     code=shaw_snippet(s, part="table"),
@@ -55,39 +46,37 @@ show_figure(
 
 section("3 · The lookup R = table[index], one query row")
 prose(texts.ROW)
-rk = row_key(s)
-rv = row_view(rk)
+position = s.shown_row + s.offset
 show_figure(
-    charts.relations_row(rk, lecture),
-    name=f"shaw_R_row_{rv.position}",
+    chart(shaw.relations_row, **lengths, **tables, row=s.shown_row, lecture=lecture),
+    name=f"shaw_R_row_{position}",
     slot="shaw_R_row",
-    alt=f"Heatmap of the vectors R[{rv.position}, j] for every key j.",
-    code=shaw_snippet(s, part="row", k_stride=rv.k_stride),
+    alt=f"Heatmap of the vectors R[{position}, j] for every key j.",
+    code=shaw_snippet(s, part="row", k_stride=shaw.row_stride(s.k_len)),
 )
 
 section("4 · Scores and attention")
 prose(texts.SCORES)
 with on_demand(texts.SHOW_SCORES) as shown:
     if shown:
-        toy = toy_key(s)
-        sk, tx = project(toy, ScoreKey), pair_axes(toy)
-        if (toy.q_len, toy.k_len) != (s.q_len, s.k_len):
-            st.info(texts.TOY_CAP.format(q_len=toy.q_len, k_len=toy.k_len, cap=TOY_MAX_LEN), icon=":material/info:")
-        toy_code = shaw_snippet(s, part="toy", axes=tx)
+        toy = dict(q_len=s.toy_q_len, k_len=s.toy_k_len, align=s.align)  # both capped: q_len <= k_len stays true
+        if (s.toy_q_len, s.toy_k_len) != (s.q_len, s.k_len):
+            st.info(texts.TOY_CAP.format(q_len=s.toy_q_len, k_len=s.toy_k_len, cap=TOY_MAX_LEN), icon=":material/info:")
+        toy_code = shaw_snippet(s, part="toy", axes=shaw_toy.pair_axes(**toy, **zoom))
         show_figure(
-            charts.scores(sk, lecture),
+            chart(shaw_toy.scores, **toy, **tables, **zoom, lecture=lecture),
             name="shaw_scores",
             alt="Two heatmaps: content scores Q K^T and relative scores Q R^T.",
             code=toy_code,
         )
         show_figure(
-            charts.attention(sk, lecture),
+            chart(shaw_toy.attention, **toy, **tables, **zoom, lecture=lecture),
             name="shaw_attention",
             alt="Two heatmaps: attention weights without and with the relative term.",
             code=toy_code,
         )
         show_figure(
-            charts.value_term(toy, lecture),
+            chart(shaw_toy.value_term, **toy, **tables, separate=s.separate, **zoom, lecture=lecture),
             name="shaw_value_term",
             alt="Heatmap of what the value table adds to each query's output.",
             code=toy_code,
@@ -97,9 +86,8 @@ section("5 · The memory bill")
 prose(texts.MEMORY)
 with on_demand(texts.SHOW_MEMORY) as shown:
     if shown:
-        bk = project(s, BytesKey)
         show_figure(
-            charts.memory(bk, max(s.q_len, s.k_len), lecture),
+            chart(shaw.memory, dim=s.dim, clip=s.clip, current=max(s.q_len, s.k_len), lecture=lecture),
             name="shaw_memory",
             alt="Log-log chart of the bytes of R against the sequence length.",
         )

@@ -2,17 +2,17 @@
 
 import streamlit as st
 
+from posviz.figures import skew, skew_check, skew_memory
 from posviz.figures.layout import number
 from posviz.figures.memory import human_bytes
-from posviz.figures.skew import MAX_ANIMATION, step_titles
+from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode, step_through
 from posviz.ui.exports import show_figure
-from posviz.ui.settings import project, read_settings
-from posviz.ui.skew import charts, texts
-from posviz.ui.skew.settings import BytesKey, SkewKey, SkewSettings
+from posviz.ui.settings import read_settings
+from posviz.ui.skew import texts
+from posviz.ui.skew.settings import SkewSettings
 from posviz.ui.skew.snippets import skew_snippet
-from posviz.ui.skew.views import skew_view
 
 s = read_settings(SkewSettings)
 lecture = lecture_mode()
@@ -21,39 +21,43 @@ prose(texts.INTRO, label="What the skew does")
 prose(texts.VARIANTS, label="The three variants")
 st.latex(r"S_{ij} = q_i \cdot E^r_{\,j - i + L - 1} \qquad (j \le i)")
 
-sk = project(s, SkewKey)
-view = skew_view(sk)
-code = skew_snippet(sk)
+toy = dict(seq_len=s.seq_len, dim=s.dim, seed=s.seed, variant=s.variant, mem_len=s.memory)
+code = skew_snippet(s)
 
 section("1 · The skew, step by step")
 
 
 @st.fragment  # Previous / Next and the step slider rerun only this section
 def skew_walkthrough() -> None:
-    step = step_through(step_titles(s.variant))
+    step = step_through(skew.step_titles(s.variant))
+    if step <= skew.STEPS:  # the matrices, coloured
+        figure = chart(skew.step, **toy, colour=s.colour, number=step, lecture=lecture, max_entries=64)
+    else:  # the check against the direct gather
+        figure = chart(skew_check.check, **toy, number=step, lecture=lecture)
     show_figure(
-        charts.walkthrough(s, step, lecture),
+        figure,
         name=f"skew_{s.variant}_step_{step}",
         slot="skew_step",
         alt=f"Heatmap of step {step} of the skew; each cell coloured by where its value came from."
-        if step <= charts.STEPS
+        if step <= skew.STEPS
         else "The skew's result beside the direct gather of every pair's relative embedding.",
         code=code,
     )
     st.info(texts.STEP_NOTES[step], icon=":material/footprint:")
+    valid_pairs, max_diff = data(skew_check.check_summary, **toy)
     st.caption(
-        f"Largest |skew − gather| on the {int(view.valid.sum()):,} entries the gather defines: "
-        f"{number(view.max_diff, 3)} (float32 rounding; the two compute the same dot products in another order)."
+        f"Largest |skew − gather| on the {valid_pairs:,} entries the gather defines: "
+        f"{number(max_diff, 3)} (float32 rounding; the two compute the same dot products in another order)."
     )
 
 
 skew_walkthrough()
 
 section("2 · Autoplay")
-if s.seq_len <= MAX_ANIMATION:
+if s.seq_len <= skew.MAX_ANIMATION:
     st.caption("The same four steps as an animation that runs in your browser: press Play, or drag the slider.")
     show_figure(
-        charts.animation(s, lecture),
+        chart(skew.animation, **toy, colour=s.colour, lecture=lecture),
         name=f"skew_{s.variant}_animation",
         alt="Animated heatmap of the skew's four steps.",
         code=code,
@@ -61,19 +65,18 @@ if s.seq_len <= MAX_ANIMATION:
 else:
     st.info(
         f"The animation ships all four matrices to the browser, so it is drawn up to seq_len = "
-        f"{MAX_ANIMATION}; the steps above work at every length.",
+        f"{skew.MAX_ANIMATION}; the steps above work at every length.",
         icon=":material/info:",
     )
 
 section("3 · Memory: O(L² d) becomes O(L d)")
 prose(texts.MEMORY)
-bk = project(s, BytesKey)
 show_figure(
-    charts.memory(bk, s.seq_len, lecture),
+    chart(skew_memory.memory, dim=s.dim, current=s.seq_len, lecture=lecture),
     name="skew_memory",
     alt="Log-log chart of the bytes of Shaw's R and of the skew's Er against the length.",
 )
-saving = charts.saving_at(bk, 4096)
+saving = data(skew_memory.saving, dim=s.dim, length=4096)
 if saving:
     r, e = saving
     st.caption(f"At L = 4096: R takes {human_bytes(r)}, Er {human_bytes(e)}, {r // e:,} times less.")

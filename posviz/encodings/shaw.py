@@ -18,10 +18,12 @@ no ``R``: :func:`shaw_scores` gathers from ``q a^K^T`` ``(q_len, 2K + 1)`` and
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import torch
 
-from posviz.encodings.positions import relative_positions
+from posviz.encodings.attention import content_scores, masked_softmax, toy_normal, toy_qk
+from posviz.encodings.positions import all_positions, relative_positions
 
 
 def check_clip(clip: int) -> None:
@@ -52,6 +54,17 @@ def shaw_table(clip: int, dim: int, *, generator: torch.Generator) -> torch.Tens
     table = torch.empty(2 * clip + 1, dim)
     torch.nn.init.xavier_normal_(table, generator=generator)
     return table
+
+
+def shaw_seeded_tables(clip: int, dim: int, *, seed: int, separate: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(a^K, a^V)``, each (2K + 1, dim), from one generator seeded with ``seed``, keys first.
+
+    With ``separate=False`` keys and values share one table: the same tensor twice (and
+    ``a^K`` is the same as with separate tables: the first one drawn).
+    """
+    g = torch.Generator().manual_seed(seed)
+    table_k = shaw_table(clip, dim, generator=g)
+    return table_k, (shaw_table(clip, dim, generator=g) if separate else table_k)
 
 
 def shaw_relations(table: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
@@ -129,3 +142,66 @@ def shaw_relations_bytes(q_len: int, k_len: int, dim: int, *, clip: int, device:
     q_pos, k_pos = torch.arange(q_len, device=device), torch.arange(k_len, device=device)
     rel = shaw_relations(table, shaw_index(q_pos, k_pos, clip=clip))
     return rel.untyped_storage().nbytes()
+
+
+def shaw_toy_qkv(q_len: int, k_len: int, dim: int, *, seed: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Standard-normal toy ``q (q_len, dim)``, ``k, v (k_len, dim)`` from their own generator (``seed + 1``),
+    independent of the tables (drawn from ``seed``)."""
+    g = torch.Generator().manual_seed(seed + 1)
+    q, keys = toy_qk(q_len, k_len, dim, generator=g)
+    return q, keys, toy_normal(k_len, dim, generator=g)
+
+
+@dataclass(frozen=True)
+class ShawToy:
+    """Toy scores and attention of some queries against every key (rows: the queries chosen)."""
+
+    content: torch.Tensor  # (rows, k_len) q K^T, unscaled
+    relative: torch.Tensor  # (rows, k_len) q R^T, unscaled (R never built)
+    index: torch.Tensor  # (rows, k_len) int64 table rows
+    without: torch.Tensor  # (rows, k_len) softmax(q K^T / sqrt d)
+    weights: torch.Tensor  # (rows, k_len) softmax((q K^T + q R^T) / sqrt d)
+
+
+def shaw_toy(q_pos: torch.Tensor, *, q_len: int, k_len: int, offset: int, clip: int, dim: int, seed: int) -> ShawToy:
+    """Toy Shaw attention (a^K from :func:`shaw_seeded_tables`, q, k from :func:`shaw_toy_qkv`) of the
+    queries at ``q_pos`` against every key; each row's softmax runs over all ``k_len`` keys.
+
+    Args:
+        q_pos: (rows,) int64 query positions, ``offset .. offset + q_len - 1``
+            (``offset = k_len - q_len`` for queries at the end of the keys).
+    """
+    q, keys, _ = shaw_toy_qkv(q_len, k_len, dim, seed=seed)
+    table_k, _ = shaw_seeded_tables(clip, dim, seed=seed, separate=False)  # a^K: the first table drawn
+    q_rows = q[q_pos - offset]  # (rows, dim): the chosen queries only
+    index = shaw_index(q_pos, all_positions(k_len), clip=clip)  # (rows, k_len)
+    content, relative = content_scores(q_rows, keys), shaw_scores(q_rows, table_k, index)
+    return ShawToy(
+        content=content,
+        relative=relative,
+        index=index,
+        without=masked_softmax(content * dim**-0.5),
+        weights=masked_softmax((content + relative) * dim**-0.5),
+    )
+
+
+def shaw_toy_value_term(toy: ShawToy, *, clip: int, dim: int, seed: int, separate: bool) -> torch.Tensor:
+    """(rows, dim) what a^V adds to each of the toy's queries: ``sum_j w_ij a^V[index_ij]`` over every key."""
+    _, table_v = shaw_seeded_tables(clip, dim, seed=seed, separate=separate)
+    return shaw_value_term(toy.weights, table_v, toy.index)
+
+
+def shaw_relations_row(
+    position: int, k_pos: torch.Tensor, *, clip: int, dim: int, seed: int
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """One query's lookup ``R[i]`` on some keys, with a^K from :func:`shaw_seeded_tables`.
+
+    Args:
+        position: the query's position ``i``; k_pos: (n,) int64 key positions.
+
+    Returns:
+        ``(index, relations)``: (n,) int64 table rows and (n, dim) ``a^K[index]``.
+    """
+    table_k, _ = shaw_seeded_tables(clip, dim, seed=seed, separate=False)
+    index = shaw_index(torch.tensor([position]), k_pos, clip=clip)  # (1, n)
+    return index[0], shaw_relations(table_k, index)[0]

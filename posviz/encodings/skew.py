@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
+from posviz.encodings.attention import content_scores, toy_normal
+
 VARIANTS = ("masked", "unmasked", "rel_shift")
 
 
@@ -229,3 +231,52 @@ def cell_sources(variant: str, rows: int, cols: int) -> SkewSteps:
     steps = skew_steps_for(variant, ids)  # exact in float64: ids stay whole numbers
     as_ids = {name: getattr(steps, name).long() - 1 for name in ("rel", "padded", "reshaped", "sliced")}
     return SkewSteps(**as_ids)
+
+
+def skew_er_rows(variant: str, seq_len: int, mem_len: int = 0) -> int:
+    """Rows of the ``Er`` that ``variant`` reads: ``L`` looking back (masked), ``2L - 1`` both ways
+    (unmasked), ``L + mem_len`` with Transformer-XL's memory (``rel_shift``; the others have none)."""
+    if variant == "unmasked":
+        return 2 * seq_len - 1
+    return seq_len + (mem_len if variant == "rel_shift" else 0)
+
+
+def skew_toy(seq_len: int, dim: int, *, seed: int, variant: str, mem_len: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    """Toy queries ``(L, dim)`` (standard normal, generator ``seed + 1``) and ``Er (rows, dim)``
+    (:func:`skew_embeddings`, generator ``seed``; rows from :func:`skew_er_rows`)."""
+    er = skew_embeddings(skew_er_rows(variant, seq_len, mem_len), dim, generator=torch.Generator().manual_seed(seed))
+    q = toy_normal(seq_len, dim, generator=torch.Generator().manual_seed(seed + 1))
+    return q, er
+
+
+@dataclass(frozen=True)
+class SkewWalkthrough:
+    """One skew run on toy data, checked against the direct gather."""
+
+    steps: SkewSteps  # rel (L, W), padded, reshaped, sliced (L, K)
+    sources: SkewSteps  # int64, the same shapes: where each cell came from (:func:`cell_sources`)
+    gather: torch.Tensor  # (L, K) the direct q_i . Er[...], 0 where not valid
+    valid: torch.Tensor  # (L, K) bool: the pairs Er has a row for
+    valid_pairs: int  # how many
+    max_diff: float  # largest |skew - gather| on the valid pairs (float32 rounding)
+
+
+def skew_walkthrough(seq_len: int, dim: int, *, seed: int, variant: str, mem_len: int = 0) -> SkewWalkthrough:
+    """The skew of ``variant`` on :func:`skew_toy`'s ``rel = Q Er^T``, step by step, and its check.
+
+    ``mem_len`` counts for ``rel_shift`` only (memory keys before the first query).
+    The gather builds ``(L, K, dim)``: the ``O(L^2 d)`` way, for checking.
+    """
+    memory = mem_len if variant == "rel_shift" else 0
+    q, er = skew_toy(seq_len, dim, seed=seed, variant=variant, mem_len=memory)
+    steps = skew_steps_for(variant, content_scores(q, er))  # rel = Q Er^T
+    gather, valid = relative_gather(q, er, mem_len=memory, both_ways=variant == "unmasked")
+    diff = (steps.sliced - gather).abs()[valid]
+    return SkewWalkthrough(
+        steps=steps,
+        sources=cell_sources(variant, seq_len, er.shape[0]),
+        gather=gather,
+        valid=valid,
+        valid_pairs=int(valid.sum()),
+        max_diff=float(diff.max()) if diff.numel() else 0.0,
+    )

@@ -1,25 +1,51 @@
-"""Figures for the Shaw relative-position explorer."""
+"""The Shaw page's lookup figures and its memory bill: one function of plain arguments per figure,
+each returning a :class:`Chart`.
+
+``index``, ``table``, ``relations_row`` and ``memory`` are what the page (and a notebook) calls; the
+``*_figure`` builders above them turn arrays into specs. Each takes exactly what it depends on:
+``row`` moves the ``R[i]`` figure only, ``separate`` the tables only (``R[i]`` reads a^K, the first
+table drawn, either way). The toy attention is in :mod:`posviz.figures.shaw_toy`.
+"""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import plotly.graph_objects as go
+import torch
 from plotly.subplots import make_subplots
 
+from posviz.encodings.attention import logits_bytes
+from posviz.encodings.positions import display_positions, display_stride, relative_positions
+from posviz.encodings.shaw import (
+    shaw_index,
+    shaw_relations_bytes,
+    shaw_relations_row,
+    shaw_seeded_tables,
+)
+from posviz.figures.axes import Axes, Window, axes
+from posviz.figures.chart import Chart
 from posviz.figures.common import (
     DIVERGING,
     Panel,
     as_array,
     compact,
     finish,
-    heatmap,
     heatmap_row,
     look,
-    number,
     sample_note,
     subtitle_lines,
 )
+from posviz.figures.csv import columns_csv, panels_csv
 from posviz.figures.layout import on_panel
+from posviz.figures.memory import bytes_figure
+
+MAIN_POINTS = 128  # per axis of each of the three index panels
+ROW_POINTS = 256  # keys in the R[i] slice
+MEMORY_LENGTHS = tuple(2**p for p in range(4, 18))  # 16 .. 131072
+ALLOCATE_UP_TO = 32 * 2**20  # bytes: below this the memory chart allocates R for real
+MEASURED_ENTRIES = 16  # (dim, clip) whose measurements are kept: moving a length only moves the chart's marker
 
 CLIP_LINE = dict(color="#111", width=2, dash="dash")
 
@@ -174,65 +200,107 @@ def relations_figure(r_row, *, row: int, k_pos, k_len: int, clip: int, index_row
     )
 
 
-def scores_figure(content, relative, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
-    """``Q K^T`` next to ``Q R^T`` on one diverging scale (both before ``/ sqrt(d)``)."""
-    content, relative = as_array(content), as_array(relative)
-    panels = [
-        Panel(content, "content Q Kᵀ", "content score", "diverging"),
-        Panel(relative, "relative Q Rᵀ  (q_i · a^K[index_ij])", "relative score", "diverging"),
-    ]
-    big, small = float(np.abs(content).max()), float(np.abs(relative).max())
-    ratio = f"; here the content term is {big / small:.0f} times larger" if small > 0 and big / small >= 2 else ""
-    return heatmap_row(
-        panels,
-        q_pos=q_pos,
-        k_pos=k_pos,
-        title="Scores: what the keys say, and what the distances add",
-        subtitle=f"each on its own colour scale (content up to ±{number(big, 3)}, "
-        f"relative up to ±{number(small, 3)}{ratio}); the logits are their sum / √d",
-        q_len=q_len,
-        k_len=k_len,
+# --- the figures, by plain arguments ---------------------------------------------------------------
+
+
+def main_axes(*, q_len: int, k_len: int, align: str, window: int = 0, q_start: int = 0, k_start: int = 0) -> Axes:
+    """The shown queries and keys of the three index panels: at most ``MAIN_POINTS`` per axis."""
+    return axes(q_len, k_len, align, MAIN_POINTS, window=Window(q_start, k_start, window))
+
+
+def index(
+    *,
+    q_len: int,
+    k_len: int,
+    align: str,
+    clip: int,
+    window: int = 0,
+    q_start: int = 0,
+    k_start: int = 0,
+    lecture: bool = False,
+) -> Chart:
+    """``j - i``, its clip to ``[-K, K]`` and the table row, on the shown cells: each ``(q shown, k shown)``."""
+    ax = main_axes(q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start)
+    q, k = torch.as_tensor(ax.q_pos), torch.as_tensor(ax.k_pos)
+    rel, idx = relative_positions(q, k).numpy(), shaw_index(q, k, clip=clip).numpy()
+    figure = index_figure(
+        rel, idx, clip=clip, q_pos=ax.q_pos, k_pos=ax.k_pos, q_len=q_len, k_len=k_len, lecture=lecture
+    )
+    return Chart.of(figure, lambda: panels_csv({"r = j - i": rel, "index": idx}, ax.q_pos, ax.k_pos))
+
+
+def named_tables(*, clip: int, dim: int, seed: int, separate: bool) -> dict[str, np.ndarray]:
+    """The tables drawn, by their legend name, each (2K + 1, dim): two, or one when keys and values share it."""
+    table_k, table_v = (t.numpy() for t in shaw_seeded_tables(clip, dim, seed=seed, separate=separate))
+    return {"a^K (keys)": table_k, "a^V (values)": table_v} if separate else {"a^K = a^V (shared)": table_k}
+
+
+def table(*, clip: int, dim: int, seed: int, separate: bool, lecture: bool = False) -> Chart:
+    """The embedding table(s) a^K (and a^V), one row per clipped distance."""
+    named = named_tables(clip=clip, dim=dim, seed=seed, separate=separate)
+    return Chart.of(
+        table_figure(named, clip=clip, lecture=lecture),
+        lambda: columns_csv({f"{n} component {c}": t[:, c] for n, t in named.items() for c in range(t.shape[1])}),
+    )
+
+
+def row_stride(k_len: int) -> int:
+    """The stride of the keys of the ``R[i]`` figure (1: every key)."""
+    return display_stride(k_len, ROW_POINTS)
+
+
+def relations_row(
+    *, q_len: int, k_len: int, align: str, clip: int, dim: int, seed: int, row: int, lecture: bool = False
+) -> Chart:
+    """``R[i]`` of query ``row`` (0-based, at position ``row + offset``) on at most ``ROW_POINTS`` keys:
+    ``(k shown, dim)``; only that row is looked up (a^K only, so ``separate`` plays no part)."""
+    position = row + (k_len - q_len if align == "end" else 0)
+    kp = display_positions(k_len, ROW_POINTS)
+    idx, rel = (t.numpy() for t in shaw_relations_row(position, kp, clip=clip, dim=dim, seed=seed))
+    k_pos = kp.numpy()
+    figure = relations_figure(rel, row=position, k_pos=k_pos, k_len=k_len, clip=clip, index_row=idx, lecture=lecture)
+    return Chart.of(
+        figure,
+        lambda: columns_csv({"key j": k_pos, "table row": idx, **{f"component {c}": rel[:, c] for c in range(dim)}}),
+    )
+
+
+@functools.lru_cache(maxsize=MEASURED_ENTRIES)
+def measurements(*, dim: int, clip: int) -> dict[str, np.ndarray]:
+    """Bytes of ``R (L, L, dim)`` and of the ``(L, L)`` logits for ``MEMORY_LENGTHS``, measured once per
+    ``(dim, clip)`` (the chart marks the page's length on them): ``"L"``, ``"R"``, ``"logits"`` and
+    ``"allocated"`` (bool), each (n,), read-only.
+
+    ``R`` is really built (and measured) up to ``ALLOCATE_UP_TO`` bytes; the longer lengths run
+    the same lookup on PyTorch's meta device.
+    """
+    allocated = np.array([n * n * dim * 4 <= ALLOCATE_UP_TO for n in MEMORY_LENGTHS])
+    devices = ["cpu" if small else "meta" for small in allocated]
+    pairs = list(zip(MEMORY_LENGTHS, devices, strict=True))
+    out = {
+        "L": np.array(MEMORY_LENGTHS),
+        "R": np.array([shaw_relations_bytes(n, n, dim, clip=clip, device=d) for n, d in pairs]),
+        "logits": np.array([logits_bytes(n, n, device=d) for n, d in pairs]),
+        "allocated": allocated,
+    }
+    for a in out.values():
+        a.flags.writeable = False
+    return out
+
+
+def memory(*, dim: int, clip: int, current: int, lecture: bool = False) -> Chart:
+    """Bytes of ``R (L, L, dim)`` and of the ``(L, L)`` logits for ``MEMORY_LENGTHS``, ``current`` marked."""
+    m = measurements(dim=dim, clip=clip)
+    lengths, r_bytes, logits, allocated = m["L"], m["R"], m["logits"], m["allocated"]
+    figure = bytes_figure(
+        lengths,
+        {f"R (L, L, {dim})": (r_bytes, allocated), "logits (L, L)": (logits, allocated)},
+        title="Bytes of R = table[index] as L grows: O(L² d)",
+        subtitle=f"float32, q_len = k_len = L, dim = {dim}; R is dim times the logits",
+        current=current,
         lecture=lecture,
     )
-
-
-def attention_figure(without, with_rel, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
-    """Toy attention without and with the relative term, one colour scale."""
-    panels = [
-        Panel(without, "softmax(Q Kᵀ / √d)", "weight", log_scale=True),
-        Panel(with_rel, "softmax((Q Kᵀ + Q Rᵀ) / √d)", "weight", log_scale=True),
-    ]
-    return heatmap_row(
-        panels,
-        q_pos=q_pos,
-        k_pos=k_pos,
-        title="Attention on a toy sequence, without and with relative positions",
-        subtitle="random queries and keys from the seed; each row sums to 1 over every key; "
-        "colour: log scale, one for both (most weights are tiny, a few large)",
-        q_len=q_len,
-        k_len=k_len,
-        lecture=lecture,
-        shared_scale=True,
+    return Chart.of(
+        figure,
+        lambda: columns_csv({"L": lengths, "R bytes": r_bytes, "logits bytes": logits, "allocated": allocated}),
     )
-
-
-def value_term_figure(term, *, q_pos, q_len: int, shared: bool, lecture: bool = False) -> go.Figure:
-    """``sum_j w_ij a^V[index_ij]``: what the value table adds to each query's output ``(q shown, dim)``."""
-    z = as_array(term).astype(np.float32)
-    fig = heatmap(
-        z,
-        q_pos=q_pos,
-        k_pos=np.arange(z.shape[1]),
-        title="What the value table adds to each output: Σⱼ wᵢⱼ a^V[index_ij]",
-        value_name="added",
-        palette="diverging",
-        subtitle="the same table as the keys' (shared)" if shared else "a^V, a table of its own",
-        q_len=q_len,
-        k_len=z.shape[1],
-        lecture=lecture,
-    )
-    fig.update_xaxes(title_text="output component")
-    fig.update_traces(
-        customdata=None, hovertemplate="query i = %{y}<br>component %{x}<br>added = %{z:.3f}<extra></extra>"
-    )
-    return fig

@@ -1,24 +1,29 @@
-"""Figures for the skew walk-through: every cell keeps its colour from step 1 to step 4."""
+"""The skew walk-through: every cell keeps its colour from step 1 to step 4.
+
+``step`` and ``animation`` are functions of plain arguments that the page (and a notebook) calls;
+the ``skew_*`` builders above them turn arrays into specs. ``walkthrough`` is the one skew run that
+they, the check (:mod:`posviz.figures.skew_check`) and the page's numbers share.
+"""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.encodings.skew import SkewSteps
+from posviz.encodings.skew import SkewSteps, SkewWalkthrough, skew_walkthrough
+from posviz.figures.chart import Chart
 from posviz.figures.common import (
     MASK_COLOR,
-    Panel,
     as_array,
     compact,
     finish,
-    heatmap_row,
     look,
-    number,
     subtitle_lines,
 )
+from posviz.figures.csv import matrix_csv
 from posviz.figures.layout import TITLE_PAD, WALK_LECTURE_HEIGHT, title_font, wrap
 
 MAX_TEXT = 16  # write the values into the cells up to L = 16
@@ -26,6 +31,8 @@ MAX_HOVER = 64  # per-cell provenance in the hover up to L = 64 (it triples the 
 MAX_ANIMATION = 64  # the animation ships four matrices: up to L = 64
 COLOUR_BY = {"distance": "relative position r it holds", "row": "query row it came from"}
 STEP_KEYS = ("rel", "padded", "reshaped", "sliced")
+STEPS = len(STEP_KEYS)  # steps 1-4 draw the matrices; the steps after them check the result
+WALK_ENTRIES = 8  # skew runs kept, each shared by the steps, the check, the animation and the page's numbers
 
 
 def step_titles(variant: str) -> tuple[str, ...]:
@@ -281,53 +288,56 @@ def skew_animation_figure(walk: Walk, *, lecture: bool = False) -> go.Figure:
     return fig
 
 
-def skew_check_figure(
-    result, gather, valid, step: int, *, variant: str, max_diff: float, lecture: bool = False
-) -> go.Figure:
-    """Step 5 (garbage marked) or 6 (masked, with the difference) of the walk-through.
+# --- the figures, by plain arguments ---------------------------------------------------------------
 
-    Args:
-        result: (L, K) the skew's output; gather: (L, K) the direct ``q_i . Er[...]``;
-        valid: (L, K) bool, pairs the gather defines (``j <= i`` when masked).
-    """
-    result, gather, valid = as_array(result), as_array(gather), as_array(valid).astype(bool)
-    rows, cols = result.shape
-    q_pos, k_pos = np.arange(rows), np.arange(cols)
-    bound = float(np.abs(result[valid]).max()) if valid.any() else 1.0
-    if step == 5:
-        panels = [
-            Panel(result, "the skew's result", "score", "diverging", -bound, bound),
-            Panel(gather, "direct gather q_i · Er[j − i + L − 1]", "score", "diverging", -bound, bound, mask=~valid),
-        ]
-        sub = "the ✕ cells are garbage: values of the next row and the pad, no distance of their own"
-    else:
-        diff = np.where(valid, np.abs(result - gather), np.nan)
-        panels = [
-            Panel(result, "the skew's result, masked", "score", "diverging", -bound, bound, mask=~valid),
-            Panel(diff, "|skew − gather|", "difference", "sequential", 0.0, max(max_diff, 1e-12), ".1e", mask=~valid),
-        ]
-        sub = f"largest difference on the kept entries: {number(max_diff, 3)} (float32 rounding)"
-    fig = heatmap_row(
-        panels,
-        q_pos=q_pos,
-        k_pos=k_pos,
-        title=step_titles(variant)[step - 1],
-        subtitle=sub,
-        lecture=lecture,
-        mask_label="outside the causal part (no relative embedding)" if (~valid).any() else None,
-    )
-    if step == 5 and (~valid).any():
-        ys, xs = np.nonzero(~valid)
-        fig.add_trace(
-            go.Scatter(
-                x=xs,
-                y=ys,
-                mode="markers",
-                marker=dict(symbol="x-thin", size=max(4, min(14, 320 // max(rows, cols))), line=dict(width=2)),
-                marker_color="#111",
-                name="garbage",
-                hovertemplate="garbage: no relative embedding for key %{x} of query %{y}<extra></extra>",
-                showlegend=False,
-            ),
-        )  # on the first panel
-    return fig
+
+@functools.lru_cache(maxsize=WALK_ENTRIES)
+def walkthrough(seq_len: int, dim: int, seed: int, variant: str, mem_len: int) -> SkewWalkthrough:
+    """The skew of ``variant`` on the toy ``Q Er^T``, its sources and its check against the direct gather
+    (:func:`posviz.encodings.skew.skew_walkthrough`): computed once for every figure of one view, never mutated.
+    The gather costs ``(L, K, dim)``: seconds at the longest lengths."""
+    return skew_walkthrough(seq_len, dim, seed=seed, variant=variant, mem_len=mem_len)
+
+
+def _walk(w: SkewWalkthrough, *, variant: str, seq_len: int, colour: str) -> Walk:
+    """Steps 1-4 of ``w`` ready to draw, coloured by ``colour``."""
+    return skew_walk(w.steps, w.sources, variant=variant, seq_len=seq_len, colour_by=colour)
+
+
+def step_csv(matrix) -> str:
+    """A step's matrix, rows and columns numbered from 0."""
+    m = as_array(matrix)
+    return matrix_csv(m, range(m.shape[0]), range(m.shape[1]))
+
+
+def step(
+    *,
+    seq_len: int,
+    dim: int,
+    seed: int,
+    variant: str,
+    mem_len: int = 0,
+    colour: str = "distance",
+    number: int,
+    lecture: bool = False,
+) -> Chart:
+    """Step ``number`` (1-4) of the walk-through: the matrix, coloured by where each value came from (``colour``)."""
+    w = walkthrough(seq_len, dim, seed, variant, mem_len)
+    walk = _walk(w, variant=variant, seq_len=seq_len, colour=colour)
+    matrix = getattr(w.steps, STEP_KEYS[number - 1])
+    return Chart.of(skew_step_figure(walk, number, lecture=lecture), lambda: step_csv(matrix))
+
+
+def animation(
+    *,
+    seq_len: int,
+    dim: int,
+    seed: int,
+    variant: str,
+    mem_len: int = 0,
+    colour: str = "distance",
+    lecture: bool = False,
+) -> Chart:
+    """Steps 1-4 as a Plotly animation (no download: the steps have theirs)."""
+    walk = _walk(walkthrough(seq_len, dim, seed, variant, mem_len), variant=variant, seq_len=seq_len, colour=colour)
+    return Chart.of(skew_animation_figure(walk, lecture=lecture))

@@ -137,18 +137,11 @@ def test_lecture_mode_enlarges_every_chart():
 
 
 def test_a_control_rebuilds_only_the_figures_that_depend_on_it(monkeypatch):
-    from posviz.figures import shaw as fig
-    from posviz.ui.shaw import charts as shaw_charts
+    from posviz.figures import shaw, shaw_toy
 
-    names = (
-        "index_figure",
-        "table_figure",
-        "relations_figure",
-        "scores_figure",
-        "attention_figure",
-        "value_term_figure",
-    )
-    counts = count_calls(monkeypatch, [(fig, n) for n in names] + [(shaw_charts, "bytes_figure")])
+    lookup = ("index_figure", "table_figure", "relations_figure", "bytes_figure")
+    toy = ("scores_figure", "attention_figure", "value_term_figure")
+    counts = count_calls(monkeypatch, [(shaw, n) for n in lookup] + [(shaw_toy, n) for n in toy])
     st.cache_resource.clear()
     at = open_shaw(q_len="24", k_len="40")
     assert set(counts.values()) == {1}, counts

@@ -143,11 +143,17 @@ def test_lecture_mode():
 
 
 def test_colour_rebuilds_only_the_coloured_figures(monkeypatch):
-    from posviz.figures import skew as fig
-    from posviz.ui.skew import charts as skew_charts
+    from posviz.figures import skew, skew_check, skew_memory
 
-    names = ("skew_step_figure", "skew_animation_figure", "skew_check_figure")
-    counts = count_calls(monkeypatch, [(fig, n) for n in names] + [(skew_charts, "bytes_figure")])
+    counts = count_calls(
+        monkeypatch,
+        [
+            (skew, "skew_step_figure"),
+            (skew, "skew_animation_figure"),
+            (skew_check, "skew_check_figure"),
+            (skew_memory, "bytes_figure"),
+        ],
+    )
     st.cache_resource.clear()
     at = open_skew(step="5", seq_len="10")
     assert_complete(at)

@@ -17,8 +17,13 @@ from posviz.encodings.shaw import (
     shaw_logits,
     shaw_relations,
     shaw_relations_bytes,
+    shaw_relations_row,
     shaw_scores,
+    shaw_seeded_tables,
     shaw_table,
+    shaw_toy,
+    shaw_toy_qkv,
+    shaw_toy_value_term,
     shaw_value_term,
 )
 
@@ -170,3 +175,39 @@ def test_relations_bytes_on_meta_equal_the_real_tensor(q_len, k_len, dim, clip):
 def test_relations_bytes_huge_is_free():
     # 1 TB would be allocated for real; the meta device only works out the size.
     assert shaw_relations_bytes(2**17, 2**17, 16, clip=4) == 2**34 * 64
+
+
+def test_seeded_tables_draw_keys_first_from_one_generator():
+    g = torch.Generator().manual_seed(7)
+    first, second = shaw_table(3, 4, generator=g), shaw_table(3, 4, generator=g)
+    table_k, table_v = shaw_seeded_tables(3, 4, seed=7)
+    assert torch.equal(table_k, first) and torch.equal(table_v, second) and not torch.equal(first, second)
+    shared_k, shared_v = shaw_seeded_tables(3, 4, seed=7, separate=False)
+    assert shared_k is shared_v and torch.equal(shared_k, first)  # a^K is the same either way
+
+
+def test_relations_row_is_one_row_of_r():
+    table_k, _ = shaw_seeded_tables(4, 5, seed=2)
+    full = shaw_relations(table_k, shaw_index(torch.arange(12), torch.arange(12), clip=4))  # (12, 12, 5)
+    keys = torch.tensor([0, 3, 6, 9, 11])
+    index, row = shaw_relations_row(6, keys, clip=4, dim=5, seed=2)
+    torch.testing.assert_close(row, full[6, keys], rtol=0, atol=0)
+    np.testing.assert_array_equal(index.numpy(), np.clip(keys.numpy() - 6, -4, 4) + 4)
+
+
+@pytest.mark.parametrize(("q_len", "k_len", "align", "separate"), [(6, 6, "start", True), (4, 9, "end", False)])
+def test_toy_rows_are_shaw_attention_of_those_queries(q_len, k_len, align, separate):
+    clip, dim, seed = 2, 8, 5
+    offset = k_len - q_len if align == "end" else 0
+    q_pos = query_positions(q_len, k_len, align=align)
+    q, k, v = shaw_toy_qkv(q_len, k_len, dim, seed=seed)
+    table_k, table_v = shaw_seeded_tables(clip, dim, seed=seed, separate=separate)
+    index = shaw_index(q_pos, torch.arange(k_len), clip=clip)
+    weights, out = shaw_attention(q, k, v, table_k, table_v, index)  # every query, the module's own path
+    rows = torch.tensor([0, q_len - 1])
+    toy = shaw_toy(q_pos[rows], q_len=q_len, k_len=k_len, offset=offset, clip=clip, dim=dim, seed=seed)
+    torch.testing.assert_close(toy.weights, weights[rows])
+    torch.testing.assert_close(toy.without, torch.softmax(q[rows] @ k.T / math.sqrt(dim), -1))
+    torch.testing.assert_close(toy.content + toy.relative, shaw_logits(q, k, table_k, index)[rows] * math.sqrt(dim))
+    term = shaw_toy_value_term(toy, clip=clip, dim=dim, seed=seed, separate=separate)
+    torch.testing.assert_close(term, out[rows] - weights[rows] @ v)  # the output less the content's share

@@ -15,9 +15,12 @@ from posviz.encodings.skew import (
     relative_gather,
     skew,
     skew_er_bytes,
+    skew_er_rows,
     skew_steps,
+    skew_toy,
     skew_unmasked,
     skew_unmasked_steps,
+    skew_walkthrough,
     unskew,
 )
 
@@ -174,3 +177,26 @@ def test_skew_embeddings_are_scaled_as_tensor2tensor_initialises_them():
     assert er.shape == (4000, 64)
     assert float(er.std()) == pytest.approx(64**-0.5, rel=0.02)
     assert torch.equal(er, skew_embeddings(4000, 64, generator=torch.Generator().manual_seed(0)))
+
+
+@pytest.mark.parametrize(
+    ("variant", "length", "mem_len", "rows", "pairs"),
+    [
+        ("masked", 6, 3, 6, 21),  # j <= i; the memory counts for rel_shift only
+        ("unmasked", 5, 0, 9, 25),  # every pair
+        ("rel_shift", 4, 3, 7, 4 * 3 + 10),  # every memory key, then j <= i
+    ],
+)
+def test_walkthrough_checks_the_skew_against_the_gather(variant, length, mem_len, rows, pairs):
+    w = skew_walkthrough(length, 8, seed=1, variant=variant, mem_len=mem_len)
+    assert skew_er_rows(variant, length, mem_len) == rows
+    q, er = skew_toy(length, 8, seed=1, variant=variant, mem_len=mem_len)
+    assert er.shape == (rows, 8) and q.shape == (length, 8)
+    torch.testing.assert_close(w.steps.rel, q @ er.T, rtol=0, atol=0)
+    assert w.valid_pairs == pairs == int(w.valid.sum())
+    gather, valid = relative_gather(q, er, mem_len=mem_len if variant == "rel_shift" else 0,
+                                    both_ways=variant == "unmasked")  # fmt: skip
+    assert torch.equal(valid, w.valid) and torch.equal(gather, w.gather)
+    diff = (w.steps.sliced - gather).abs()[valid]
+    assert w.max_diff == float(diff.max()) and 0 <= w.max_diff < 1e-5
+    assert torch.equal(w.sources.rel, torch.arange(length * rows).reshape(length, rows))

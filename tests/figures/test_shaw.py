@@ -9,14 +9,8 @@ import torch
 
 from posviz.encodings.shaw import shaw_index, shaw_table
 from posviz.figures.memory import bytes_figure, human_bytes
-from posviz.figures.shaw import (
-    attention_figure,
-    index_figure,
-    relations_figure,
-    scores_figure,
-    table_figure,
-    value_term_figure,
-)
+from posviz.figures.shaw import index_figure, relations_figure, table_figure
+from posviz.figures.shaw_toy import attention_figure, scores_figure, value_term_figure
 
 L, K = 12, 3
 POS = torch.arange(L)
@@ -130,3 +124,53 @@ def test_human_bytes():
     assert human_bytes(512) == "512 B"
     assert human_bytes(1536) == "1.5 KiB"
     assert human_bytes(2**30 * 4) == "4 GiB"
+
+
+# --- the figures by plain arguments ------------------------------------------------------------------
+
+TOY = dict(q_len=40, k_len=60, align="end", clip=4, dim=8, seed=1)
+
+
+def test_the_toy_figures_share_one_computation_and_never_change_it():
+    from posviz.figures import shaw_toy as shaw
+
+    shaw._toy.cache_clear()
+    first = shaw.scores(**TOY).csv()
+    attention, term = shaw.attention(**TOY), shaw.value_term(**TOY, separate=True)
+    shaw.value_term(**TOY, separate=False)  # a^V shared: the same toy, another table
+    info = shaw._toy.cache_info()
+    assert (info.misses, info.hits) == (1, 3)
+    assert shaw.scores(**TOY, lecture=True).csv() == first  # the cached toy is read, not mutated
+    assert attention.csv() != first and term.csv() != shaw.value_term(**TOY, separate=False).csv()
+    shaw.scores(**{**TOY, "seed": 2})
+    assert shaw._toy.cache_info().misses == 2  # another seed: another toy
+
+
+def test_figures_by_plain_arguments_are_charts():
+    from posviz.figures import shaw, shaw_toy
+    from posviz.figures.chart import Chart
+
+    charts = [
+        shaw.index(q_len=20, k_len=30, align="start", clip=3),
+        shaw.table(clip=3, dim=4, seed=0, separate=True),
+        shaw.relations_row(q_len=20, k_len=30, align="start", clip=3, dim=4, seed=0, row=7),
+        shaw_toy.scores(**TOY),
+        shaw.memory(dim=4, clip=3, current=30),
+    ]
+    for chart in charts:
+        assert isinstance(chart, Chart) and isinstance(chart.figure(), go.Figure) and chart.csv()
+    assert charts[2].spec["layout"]["title"]["text"].startswith("R[7] ")
+    end = shaw.relations_row(q_len=20, k_len=30, align="end", clip=3, dim=4, seed=0, row=7)
+    assert end.spec["layout"]["title"]["text"].startswith("R[17] ")  # queries at the end start at 10
+    assert shaw.row_stride(256) == 1 and shaw.row_stride(257) == 2
+
+
+def test_the_memory_chart_measures_once_per_dim_and_clip():
+    from posviz.figures import shaw
+
+    shaw.measurements.cache_clear()
+    a, b = shaw.memory(dim=8, clip=3, current=64), shaw.memory(dim=8, clip=3, current=4096, lecture=True)
+    assert shaw.measurements.cache_info().misses == 1  # the length only moves the marker
+    assert a.csv() == b.csv() and a.spec["layout"]["shapes"] != b.spec["layout"]["shapes"]
+    with pytest.raises(ValueError, match="read-only"):
+        shaw.measurements(dim=8, clip=3)["R"][0] = 0  # shared by every chart: nobody may change it

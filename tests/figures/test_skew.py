@@ -13,11 +13,11 @@ from posviz.figures.skew import (
     STEP_KEYS,
     relative_center,
     skew_animation_figure,
-    skew_check_figure,
     skew_step_figure,
     skew_walk,
     step_titles,
 )
+from posviz.figures.skew_check import skew_check_figure
 
 L, MEM = 6, 2
 
@@ -167,3 +167,45 @@ def test_a_lecture_step_fits_a_projector_below_its_buttons(step):
     _, _, steps, sources, _ = setup("masked")
     walk = skew_walk(steps, sources, variant="masked", seq_len=L)
     assert skew_step_figure(walk, step, lecture=True).layout.height <= 505  # ~505 px below the paged buttons
+
+
+# --- the figures by plain arguments ------------------------------------------------------------------
+
+
+def test_every_figure_of_a_view_shares_one_skew_run():
+    from posviz.figures import skew, skew_check
+
+    toy = dict(seq_len=7, dim=4, seed=3, variant="rel_shift", mem_len=2)
+    skew.walkthrough.cache_clear()
+    csvs = [skew.step(**toy, colour="distance", number=n).csv() for n in range(1, 5)]
+    skew.step(**toy, colour="row", number=2)
+    checks = [skew_check.check(**toy, number=n) for n in (5, 6)]
+    skew.animation(**toy, colour="row")
+    valid_pairs, max_diff = skew_check.check_summary(**toy)
+    info = skew.walkthrough.cache_info()
+    assert (info.misses, info.hits) == (1, 8)
+    assert skew.step(**toy, colour="row", number=1).csv() == csvs[0]  # the colouring is not in the data
+    assert checks[0].csv() == checks[1].csv() == csvs[3]  # the checks download the result, step 4's matrix
+    assert valid_pairs == 7 * 2 + 28 and 0 <= max_diff < 1e-5
+    assert checks[1].spec["layout"]["title"]["text"] == step_titles("rel_shift")[5]
+
+
+def test_the_colouring_changes_only_the_colours():
+    from posviz.figures import skew
+
+    toy = dict(seq_len=5, dim=4, seed=0, variant="masked")
+    by_distance, by_row = (skew.step(**toy, colour=c, number=2) for c in ("distance", "row"))
+    assert by_distance.csv() == by_row.csv()
+    assert by_distance.spec["data"][0]["z"] != by_row.spec["data"][0]["z"]
+
+
+def test_the_memory_chart_measures_once_per_dim():
+    from posviz.figures import skew_memory
+
+    skew_memory.measurements.cache_clear()
+    a, b = skew_memory.memory(dim=8, current=16), skew_memory.memory(dim=8, current=512)
+    assert skew_memory.saving(dim=8) == (4096**2 * 8 * 4, 4096 * 8 * 4)
+    assert skew_memory.measurements.cache_info().misses == 1  # the length only moves the marker
+    assert a.csv() == b.csv() and a.spec["layout"]["shapes"] != b.spec["layout"]["shapes"]
+    with pytest.raises(ValueError, match="read-only"):
+        skew_memory.measurements(8)["Er"][0] = 0  # shared by every chart: nobody may change it

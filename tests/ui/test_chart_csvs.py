@@ -85,32 +85,62 @@ def test_sinusoidal_charts_carry_what_they_draw():
 
 
 def test_skew_charts_carry_what_they_draw():
-    from posviz.ui.skew import charts as skew_charts
-    from posviz.ui.skew.settings import BytesKey, SkewKey, SkewSettings
+    import torch
 
-    s = SkewSettings(seq_len=6, dim=4)
-    sk, bk = project(s, SkewKey), project(s, BytesKey)
-    for number in (1, 4):
-        assert skew_charts.step.uncached(s, number, False).csv() == skew_charts.step_csv(sk, number)
-    assert skew_charts.check.uncached(sk, 5, False).csv() == skew_charts.step_csv(sk, 5)
-    assert skew_charts.memory.uncached(bk, 6, False).csv() == skew_charts.memory_csv(bk)
-    assert skew_charts.animation.uncached(s, False).csv is None  # the animation has no download
+    from posviz.encodings.skew import skew, skew_toy
+    from posviz.figures import skew as skew_fig
+    from posviz.figures import skew_check, skew_memory
+
+    toy = dict(seq_len=6, dim=4, seed=0, variant="masked", mem_len=0)
+    q, er = skew_toy(6, 4, seed=0, variant="masked")
+    rel = (q @ er.T).numpy()  # step 1: Q Er^T, computed here
+    for number, want in ((1, rel), (4, skew(torch.as_tensor(rel)).numpy())):
+        got = pd.read_csv(io.StringIO(skew_fig.step(**toy, number=number).csv()), index_col=0)
+        assert list(got.index) == list(range(6)) and [int(c) for c in got.columns] == list(range(6))
+        np.testing.assert_array_equal(got.to_numpy().astype(np.float32), want)
+    i, j = np.meshgrid(np.arange(6), np.arange(6), indexing="ij")
+    sliced = pd.read_csv(io.StringIO(skew_check.check(**toy, number=5).csv()), index_col=0).to_numpy()
+    low = j <= i  # the causal part: q_i . Er[j - i + L - 1]
+    np.testing.assert_allclose(sliced[low], rel[i, np.clip(j - i + 5, 0, 5)][low], rtol=1e-6)
+    memory = frame(skew_memory.memory(dim=4, current=6))
+    lengths = memory["L"].to_numpy()
+    np.testing.assert_array_equal(memory["Shaw R bytes"], lengths**2 * 4 * 4)
+    np.testing.assert_array_equal(memory["skew Er bytes"], lengths * 4 * 4)
+    np.testing.assert_array_equal(memory["logits bytes"], lengths**2 * 4)
+    assert skew_fig.animation(**toy).csv() is None  # the animation has no download
 
 
 def test_shaw_charts_carry_what_they_draw():
-    from posviz.ui.shaw import charts as shaw_charts
-    from posviz.ui.shaw.settings import BytesKey, IndexKey, RowKey, ShawSettings, TableKey
+    import torch
 
-    s = ShawSettings()
-    for fn, key, csv in (
-        (shaw_charts.index, IndexKey, shaw_charts.index_csv),
-        (shaw_charts.table, TableKey, shaw_charts.table_csv),
-        (shaw_charts.relations_row, RowKey, shaw_charts.row_csv),
-    ):
-        k = project(s, key)
-        assert fn.uncached(k, False).csv() == csv(k)
-    bk = project(s, BytesKey)
-    assert shaw_charts.memory.uncached(bk, 64, False).csv() == shaw_charts.memory_csv(bk)
+    from posviz.encodings.shaw import shaw_table
+    from posviz.figures import shaw
+
+    clip, dim, seed = 8, 6, 3
+    index = frame(shaw.index(q_len=40, k_len=300, align="end", clip=clip))
+    ax = shaw.main_axes(q_len=40, k_len=300, align="end")
+    q, k = index["query i"].to_numpy(), index["key j"].to_numpy()
+    assert set(q) == set(ax.q_pos) == set(range(260, 300)) and len(index) == len(ax.q_pos) * len(ax.k_pos)
+    np.testing.assert_array_equal(index["r = j - i"], k - q)
+    np.testing.assert_array_equal(index["index"], np.clip(k - q, -clip, clip) + clip)
+    g = torch.Generator().manual_seed(seed)  # the tables, drawn here: a^K then a^V from one generator
+    table_k, table_v = shaw_table(clip, dim, generator=g).numpy(), shaw_table(clip, dim, generator=g).numpy()
+    tables = frame(shaw.table(clip=clip, dim=dim, seed=seed, separate=True))
+    for name, table in (("a^K (keys)", table_k), ("a^V (values)", table_v)):
+        drawn = np.stack([tables[f"{name} component {c}"] for c in range(dim)], axis=1).astype(np.float32)
+        np.testing.assert_array_equal(drawn, table)
+    shared = frame(shaw.table(clip=clip, dim=dim, seed=seed, separate=False))
+    assert list(shared.columns) == [f"a^K = a^V (shared) component {c}" for c in range(dim)]
+    row = frame(shaw.relations_row(q_len=40, k_len=300, align="end", clip=clip, dim=dim, seed=seed, row=5))
+    keys = row["key j"].to_numpy()
+    np.testing.assert_array_equal(row["table row"], np.clip(keys - 265, -clip, clip) + clip)  # query 5 is at 265
+    drawn = np.stack([row[f"component {c}"] for c in range(dim)], axis=1).astype(np.float32)
+    np.testing.assert_array_equal(drawn, table_k[row["table row"]])  # R[i] reads a^K
+    memory = frame(shaw.memory(dim=dim, clip=clip, current=64))
+    lengths = memory["L"].to_numpy()
+    np.testing.assert_array_equal(memory["R bytes"], lengths**2 * dim * 4)
+    np.testing.assert_array_equal(memory["logits bytes"], lengths**2 * 4)
+    np.testing.assert_array_equal(memory["allocated"], lengths**2 * dim * 4 <= 32 * 2**20)
 
 
 def test_rope_charts_carry_what_they_draw():

@@ -1,20 +1,18 @@
-"""The Shaw snippets run and rebuild exactly the tensors the page draws."""
+"""The Shaw snippets run and rebuild exactly the tensors the page's charts carry (their CSVs and specs)."""
 
 from __future__ import annotations
 
-import warnings
+import base64
+import io
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
-from posviz.ui.settings import project
-from posviz.ui.shaw.settings import BytesKey, IndexKey, ScoreKey, ShawSettings, TableKey, row_key, toy_key
+from posviz.figures import shaw, shaw_toy
+from posviz.ui.shaw.settings import ShawSettings
 from posviz.ui.shaw.snippets import shaw_snippet
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
-    from posviz.ui.shaw import views as ui_shaw
 
 SHAW = {
     "default": ShawSettings(),
@@ -36,52 +34,97 @@ def run(code: str) -> dict:
     return ns
 
 
+def frame(chart) -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(chart.csv()))
+
+
+def grid(f: pd.DataFrame, column: str) -> np.ndarray:
+    """A panel of a (query, key) CSV as its (q shown, k shown) matrix."""
+    return f.pivot(index="query i", columns="key j", values=column).to_numpy()
+
+
+def spec_array(value) -> np.ndarray:
+    """An array of a chart's spec: a plain list, or ``{"dtype", "bdata", "shape"}`` (base64 numpy)."""
+    if isinstance(value, dict) and "bdata" in value:
+        out = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        return out.reshape([int(n) for n in str(value["shape"]).split(",")]) if "shape" in value else out
+    return np.asarray(value)
+
+
+def lengths(s: ShawSettings) -> dict:
+    return dict(q_len=s.q_len, k_len=s.k_len, align=s.align)
+
+
+def zoom(s: ShawSettings) -> dict:
+    return dict(window=s.window, q_start=s.q_start, k_start=s.k_start)
+
+
+def toy(s: ShawSettings) -> dict:
+    return dict(q_len=s.toy_q_len, k_len=s.toy_k_len, align=s.align, clip=s.clip, dim=s.dim, seed=s.seed, **zoom(s))
+
+
 @pytest.mark.parametrize("name", SHAW)
 def test_shaw_index_and_table(name):
     s = SHAW[name]
-    iv, ax = ui_shaw.index_view(project(s, IndexKey)), ui_shaw.main_axes(project(s, IndexKey))
+    ax = shaw.main_axes(**lengths(s), **zoom(s))
+    chart = shaw.index(**lengths(s), clip=s.clip, **zoom(s))
+    drawn = frame(chart)
     ns = run(shaw_snippet(s, part="index", axes=ax))
     np.testing.assert_array_equal(ns["q_pos"].numpy(), ax.q_pos)
-    np.testing.assert_array_equal(ns["index"].numpy(), iv.index)
-    np.testing.assert_array_equal(ns["rel"].numpy(), iv.rel)
+    np.testing.assert_array_equal(ns["q_pos"].numpy(), np.unique(drawn["query i"]))
+    np.testing.assert_array_equal(ns["k_pos"].numpy(), np.unique(drawn["key j"]))
+    np.testing.assert_array_equal(ns["index"].numpy(), grid(drawn, "index"))
+    np.testing.assert_array_equal(ns["rel"].numpy(), grid(drawn, "r = j - i"))
+    z = spec_array(chart.spec["data"][2]["z"])  # the third panel draws the table rows
+    np.testing.assert_array_equal(ns["index"].numpy(), z)
     ns = run(shaw_snippet(s, part="table"))
-    table_k, table_v = ui_shaw.table_view(project(s, TableKey))
-    np.testing.assert_array_equal(ns["table_k"].numpy(), table_k)
-    np.testing.assert_array_equal(ns["table_v"].numpy(), table_v)
-    assert np.array_equal(table_k, table_v) is not s.separate
+    tables = frame(shaw.table(clip=s.clip, dim=s.dim, seed=s.seed, separate=s.separate))
+    names = ("a^K (keys)", "a^V (values)") if s.separate else ("a^K = a^V (shared)",) * 2
+    for key, name_ in zip(("table_k", "table_v"), names, strict=True):
+        drawn_table = np.stack([tables[f"{name_} component {c}"] for c in range(s.dim)], axis=1).astype(np.float32)
+        np.testing.assert_array_equal(ns[key].numpy(), drawn_table, err_msg=key)
+    assert len(tables.columns) == (2 if s.separate else 1) * s.dim
+    assert torch.equal(ns["table_k"], ns["table_v"]) is not s.separate
 
 
 @pytest.mark.parametrize("name", SHAW)
 def test_shaw_row(name):
     s = SHAW[name]
-    rv = ui_shaw.row_view(row_key(s))
-    ns = run(shaw_snippet(s, part="row", k_stride=rv.k_stride))
-    np.testing.assert_array_equal(ns["k_pos"].numpy(), rv.k_pos)
-    np.testing.assert_array_equal(ns["R_row"].numpy(), rv.relations)
-    assert rv.position == min(s.row, s.q_len - 1) + s.offset
+    chart = shaw.relations_row(**lengths(s), clip=s.clip, dim=s.dim, seed=s.seed, row=s.shown_row)
+    drawn = frame(chart)
+    ns = run(shaw_snippet(s, part="row", k_stride=shaw.row_stride(s.k_len)))
+    np.testing.assert_array_equal(ns["k_pos"].numpy(), drawn["key j"])
+    np.testing.assert_array_equal(ns["index"].numpy(), drawn["table row"])
+    components = np.stack([drawn[f"component {c}"] for c in range(s.dim)], axis=1).astype(np.float32)
+    np.testing.assert_array_equal(ns["R_row"].numpy(), components)
+    position = min(s.row, s.q_len - 1) + s.offset
+    assert ns["i"] == position and chart.spec["layout"]["title"]["text"].startswith(f"R[{position}] ")
 
 
 @pytest.mark.parametrize("name", SHAW)
 def test_shaw_toy(name):
     s = SHAW[name]
-    toy = toy_key(s)
-    tv, tx = ui_shaw.toy_view(project(toy, ScoreKey)), ui_shaw.pair_axes(toy)
-    ns = run(shaw_snippet(s, part="toy", axes=tx))
+    ax = shaw_toy.pair_axes(q_len=s.toy_q_len, k_len=s.toy_k_len, align=s.align, **zoom(s))
+    ns = run(shaw_snippet(s, part="toy", axes=ax))
+    scores, attention = frame(shaw_toy.scores(**toy(s))), frame(shaw_toy.attention(**toy(s)))
+    term = pd.read_csv(io.StringIO(shaw_toy.value_term(**toy(s), separate=s.separate).csv()), index_col=0)
     for key, ours in (
-        ("content", tv.content),
-        ("relative", tv.relative),
-        ("weights_no_rel", tv.without),
-        ("weights", tv.with_rel),
-        ("value_term", ui_shaw.value_term_view(toy)),
+        ("content", grid(scores, "Q K^T")),
+        ("relative", grid(scores, "Q R^T")),
+        ("weights_no_rel", grid(attention, "without")),
+        ("weights", grid(attention, "with")),
+        ("value_term", term.to_numpy()),
     ):
         np.testing.assert_allclose(ns[key].numpy(), ours, rtol=1e-4, atol=1e-5, err_msg=key)
-    np.testing.assert_allclose(tv.with_rel.sum(-1) <= 1 + 1e-5, True)
+    np.testing.assert_array_equal(term.index, ax.q_pos)
+    assert (ns["weights"].sum(-1) <= 1 + 1e-5).all()
 
 
 def test_toy_rows_sum_to_one_over_every_key():
     s = ShawSettings(q_len=40, k_len=40)
-    tv = ui_shaw.toy_view(project(toy_key(s), ScoreKey))
-    np.testing.assert_allclose(tv.with_rel.sum(-1), 1.0, rtol=1e-5)  # every key shown at this length
+    attention = frame(shaw_toy.attention(**toy(s)))
+    assert len(attention) == 40 * 40  # every key shown at this length
+    np.testing.assert_allclose(attention.groupby("query i")["with"].sum(), 1.0, rtol=1e-5)
 
 
 def test_bad_part_is_refused():
@@ -89,9 +132,15 @@ def test_bad_part_is_refused():
         shaw_snippet(ShawSettings(), part="everything")
 
 
-def test_shaw_memory_view():
-    mv = ui_shaw.memory_view(BytesKey(dim=8, clip=3))
-    np.testing.assert_array_equal(mv.r_bytes, mv.lengths**2 * 8 * 4)
-    np.testing.assert_array_equal(mv.logits, mv.lengths**2 * 4)
-    assert mv.allocated.any() and not mv.allocated.all()
+def test_shaw_memory_chart():
+    chart = shaw.memory(dim=8, clip=3, current=64)
+    mv = frame(chart)
+    lengths_ = mv["L"].to_numpy()
+    np.testing.assert_array_equal(lengths_, shaw.MEMORY_LENGTHS)
+    np.testing.assert_array_equal(mv["R bytes"], lengths_**2 * 8 * 4)
+    np.testing.assert_array_equal(mv["logits bytes"], lengths_**2 * 4)
+    np.testing.assert_array_equal(mv["allocated"], lengths_**2 * 8 * 4 <= shaw.ALLOCATE_UP_TO)
+    assert mv["allocated"].any() and not mv["allocated"].all()
+    symbols = chart.spec["data"][0]["marker"]["symbol"]
+    assert symbols == ["circle" if a else "circle-open" for a in mv["allocated"]]
     assert torch.get_default_dtype() == torch.float32

@@ -1,4 +1,4 @@
-"""The skew page's settings: its URL parameters, defaults (written once), cache keys and constants."""
+"""The skew page's settings: its URL parameters, defaults (written once), and constants."""
 
 from __future__ import annotations
 
@@ -47,36 +47,11 @@ COLOUR = Param(
 
 MAX_SEQ_LEN = 512  # every cell of every step is drawn: 512 x 513 cells per figure
 MAX_DIM = 256
-MEMORY_LENGTHS = tuple(2**p for p in range(4, 15))  # 16 .. 16384
-ALLOCATE_UP_TO = 64 * 2**20  # bytes: below this the memory chart allocates the tensors for real
 
 
 @dataclass(frozen=True)
-class SkewKey:
-    """What the skew's tensors depend on: everything but the colouring."""
-
-    seq_len: int
-    dim: int
-    seed: int
-    variant: str
-    mem_len: int
-
-    @property
-    def memory(self) -> int:
-        """Memory keys in front of the queries: only Transformer-XL has them."""
-        return self.mem_len if self.variant == "rel_shift" else 0
-
-    @property
-    def er_rows(self) -> int:
-        """Rows of ``Er``: ``L`` looking back, ``2L - 1`` both ways, ``k_len`` with a memory."""
-        if self.variant == "unmasked":
-            return 2 * self.seq_len - 1
-        return self.seq_len + self.memory
-
-
-@dataclass(frozen=True)
-class SkewSettings(SkewKey):
-    """Everything that determines the skew page; the step figures depend on all of it."""
+class SkewSettings:
+    """Everything that determines the skew page."""
 
     seq_len: int = setting(PARAMS["seq_len"], default=8, bounds=(None, MAX_SEQ_LEN), section="Sequence")
     dim: int = setting(PARAMS["dim"], bounds=(None, MAX_DIM))
@@ -85,9 +60,7 @@ class SkewSettings(SkewKey):
     mem_len: int = setting(MEM_LEN, when=lambda v: v["variant"] == "rel_shift")
     colour: str = setting(COLOUR)
 
-
-@dataclass(frozen=True)
-class BytesKey:
-    """The memory chart's measurements: Shaw's ``R`` and the skew's ``Er`` for every length."""
-
-    dim: int
+    @property
+    def memory(self) -> int:
+        """Memory keys in front of the queries: only Transformer-XL has them."""
+        return self.mem_len if self.variant == "rel_shift" else 0

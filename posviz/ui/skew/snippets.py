@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from posviz.ui.skew.settings import SkewKey
+from posviz.ui.skew.settings import SkewSettings
 
 SKEW_STEPS_CODE = {
     "masked": """\
@@ -28,7 +28,7 @@ S = reshaped[1:].view_as(rel)  # (L, K) step 4: S[i, j] = q_i . Er[j - i + L - 1
 }
 
 
-def skew_snippet(s: SkewKey) -> str:
+def skew_snippet(s: SkewSettings) -> str:
     """Code that runs the page's skew (``S``) and the direct gather (``gather``, ``valid``, ``max_diff``)."""
     both = s.variant == "unmasked"
     lines = [
