@@ -7,8 +7,9 @@ compares its tensors with the page's.
 from __future__ import annotations
 
 from posviz.encodings.tokens import SENTENCE_ENDS, TOKEN_PATTERN
+from posviz.figures.cope import COPE_MAX_TOKENS
 from posviz.ui.code import SHOWN_FN
-from posviz.ui.cope.settings import COPE_MAX_TOKENS, CopeSettings
+from posviz.ui.cope.settings import CopeSettings
 
 _GATES = {
     "count-tokens": [
