@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from posviz.encodings.positions import display_stride
 from posviz.figures import cope, cope_pitfall, cope_query
 from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, rule_error, section
@@ -42,7 +41,7 @@ toy = dict(text=s.text, mode=s.mode, temperature=gate_temperature(s), npos_max=s
            custom=b"" if table is None else table.tobytes())  # fmt: skip
 if table is None:
     static_table(data(cope_query.token_table, **toy, query=s.query), label="Tokens and their gates", max_rows=8)
-matrices_code = cope_snippet(s, part="matrices", stride=display_stride(n, cope.MAIN_POINTS), custom=cl)
+matrices_code = cope_snippet(s, part="matrices", n=n, custom=cl)
 
 prose(texts.GATES)
 show_figure(
@@ -92,7 +91,7 @@ with on_demand(texts.SHOW_ATTENTION) as shown:
             chart(cope.attention, **toy, lecture=lecture),
             name="cope_attention",
             alt="Attention weights with no position term, relative positions and CoPE.",
-            code=cope_snippet(s, part="attention", stride=display_stride(n, cope.ATTN_POINTS), custom=cl),
+            code=cope_snippet(s, part="attention", n=n, custom=cl),
         )
 
 section("5 · What CoPE counts")
@@ -116,7 +115,7 @@ def masking_pitfall() -> None:
     if not mask_after_control(st.container()):
         st.caption(texts.PITFALL_OFF)
         return
-    pit_code = cope_snippet(s, part="pitfall", stride=display_stride(n, cope_pitfall.PITFALL_POINTS), custom=cl)
+    pit_code = cope_snippet(s, part="pitfall", n=n, custom=cl)
     leak = data(cope_query.future_gate_sum, **toy, query=s.query)
     st.warning(leak_note(s.query, leak, s.npos_max), icon=":material/warning:")
     show_figure(

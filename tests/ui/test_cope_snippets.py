@@ -13,6 +13,7 @@ import torch
 from posviz.encodings.cope_toy import MODES, gate_values
 from posviz.encodings.tokens import tokenize
 from posviz.figures import cope, cope_pitfall, cope_query
+from posviz.figures.cope import COPE_MAX_TOKENS
 from posviz.ui.cope.settings import CopeSettings, gate_temperature
 from posviz.ui.cope.snippets import cope_snippet
 from tests.app.conftest import array  # plotly's typed arrays decoded
@@ -68,8 +69,8 @@ def panels(chart, name: str) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(chart.csv())).pivot(index="query i", columns="key j", values=name)
 
 
-def stride(pos) -> int:
-    return int(pos[1] - pos[0]) if len(pos) > 1 else 1
+def n_of(s: CopeSettings) -> int:
+    return min(len(tokenize(s.text)), COPE_MAX_TOKENS)
 
 
 @pytest.mark.parametrize("name", list(SETTINGS))
@@ -77,7 +78,7 @@ def test_matrices_snippet(name):
     s = SETTINGS[name]
     gates = matrix(cope.gates(**toy(s)))
     rows = gates.index.to_numpy()
-    ns = run(cope_snippet(s, part="matrices", stride=stride(rows), custom=custom_list(s)))
+    ns = run(cope_snippet(s, part="matrices", n=n_of(s), custom=custom_list(s)))
     cols = ns["cols"]
     np.testing.assert_array_equal(ns["rows"].numpy(), rows)
     np.testing.assert_array_equal(cols.numpy(), gates.columns.to_numpy())
@@ -100,7 +101,7 @@ def test_attention_snippet(name):
     s = SETTINGS[name]
     chart = cope.attention(**toy(s))
     rows = panels(chart, cope.ATTENTION_TITLES[0]).index.to_numpy()
-    ns = run(cope_snippet(s, part="attention", stride=stride(rows), custom=custom_list(s)))
+    ns = run(cope_snippet(s, part="attention", n=n_of(s), custom=custom_list(s)))
     np.testing.assert_array_equal(ns["rows"].numpy(), rows)
     for key, title in zip(("weights_none", "weights_relative", "weights_cope"), cope.ATTENTION_TITLES, strict=True):
         np.testing.assert_allclose(ns[key].numpy(), panels(chart, title).to_numpy(), rtol=1e-5, atol=1e-7)
@@ -130,9 +131,10 @@ def test_row_snippet(name):
 def test_pitfall_snippet(name):
     s = SETTINGS[name]
     chart = cope_pitfall.pitfall(**toy(s))
-    rows = panels(chart, "mask before").index.to_numpy()
-    ns = run(cope_snippet(s, part="pitfall", stride=stride(rows), custom=custom_list(s)))
+    ns = run(cope_snippet(s, part="pitfall", n=n_of(s), custom=custom_list(s)))
     cols = ns["cols"]
+    np.testing.assert_array_equal(ns["rows"].numpy(), panels(chart, "mask before").index.to_numpy())
+    np.testing.assert_array_equal(cols.numpy(), panels(chart, "mask before").columns.to_numpy())
     np.testing.assert_array_equal(ns["pos"][:, cols].numpy(), panels(chart, "mask before").to_numpy(np.float32))
     np.testing.assert_allclose(ns["pos_wrong"][:, cols].numpy(), panels(chart, "mask after"), rtol=1e-6, atol=1e-6)
     leak = matrix(cope_pitfall.pitfall_difference(**toy(s))).to_numpy()
