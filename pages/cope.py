@@ -2,14 +2,15 @@
 
 import streamlit as st
 
+from posviz.figures import cope, cope_pitfall, cope_query
+from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
-from posviz.ui.cope import charts, texts
+from posviz.ui.cope import texts
 from posviz.ui.cope.inputs import custom_gate_table, inspect_controls, mask_after_control, text_control
-from posviz.ui.cope.notes import allowance_note, cut_note, leak_note, pair_frame, token_frame
-from posviz.ui.cope.settings import PairKey, RowKey, SidebarSettings, ViewKey, gate_key, problem
+from posviz.ui.cope.notes import allowance_note, cut_note, leak_note
+from posviz.ui.cope.settings import SidebarSettings, gate_temperature, problem
 from posviz.ui.cope.snippets import cope_snippet
-from posviz.ui.cope.views import cope_view, pair_view, pitfall_view, row_view, stride
 from posviz.ui.exports import show_figure
 from posviz.ui.sections import on_demand
 from posviz.ui.settings import read_settings
@@ -33,18 +34,18 @@ if cut_note(tok.total):
     st.warning(cut_note(tok.total), icon=":material/content_cut:")
 st.caption(allowance_note(n))
 s = inspect_controls(s, n)
-custom = custom_gate_table(s, tok.tokens) if s.mode == "custom" else None
-tb = b"" if custom is None else custom.tobytes()  # the gate table: part of every view's and figure's key
-cl = None if custom is None else custom.tolist()
-vk, rk, pk = gate_key(s, ViewKey), gate_key(s, RowKey), gate_key(s, PairKey)
-view, row = cope_view(vk, tb), row_view(rk, tb)
-if custom is None:
-    static_table(token_frame(tok.tokens, row.gates, s.query), label="Tokens and their gates", max_rows=8)
-matrices_code = cope_snippet(s, part="matrices", stride=stride(view.q_pos), custom=cl)
+table = custom_gate_table(s, tok.tokens) if s.mode == "custom" else None
+cl = None if table is None else table.tolist()
+# What every figure is built from; the gate table's bytes are part of every figure's arguments.
+toy = dict(text=s.text, mode=s.mode, temperature=gate_temperature(s), npos_max=s.npos_max, dim=s.dim, seed=s.seed,
+           custom=b"" if table is None else table.tobytes())  # fmt: skip
+if table is None:
+    static_table(data(cope_query.token_table, **toy, query=s.query), label="Tokens and their gates", max_rows=8)
+matrices_code = cope_snippet(s, part="matrices", n=n, custom=cl)
 
 prose(texts.GATES)
 show_figure(
-    charts.gates(vk, tb, lecture),
+    chart(cope.gates, **toy, lecture=lecture),
     name="cope_gates",
     alt="Heatmap of the gates g_ij, future keys masked.",
     code=matrices_code + "# the figure: gates[:, cols]\n",
@@ -55,7 +56,7 @@ prose(texts.POSITIONS.format(top=s.npos_max - 1))
 if s.mode == "count-tokens":
     st.info(texts.RELATIVE_NOTE, icon=":material/straighten:")
 show_figure(
-    charts.positions(vk, tb, lecture),
+    chart(cope.positions, **toy, lecture=lecture),
     name="cope_positions",
     alt="Heatmap of the contextual positions p_ij, clamped cells marked.",
     code=matrices_code + "# the figure: pos[:, cols]; raw[:, cols] > npos_max - 1 where clamped\n",
@@ -64,13 +65,13 @@ show_figure(
 section("3 · Interpolating a fractional position")
 prose(texts.INTERPOLATION)
 st.caption(f"Inspecting query i = {s.query} and key j = {s.key} (sidebar: Inspect).")
-pair = pair_view(pk, tb)
-static_table(pair_frame(pair), label="The inspected pair", hide_index=True)
-if pair.floor == pair.ceil:
-    st.caption(texts.INTEGER_NOTE.format(p=pair.floor))
+pair = data(cope_query.pair_table, **toy, query=s.query, key=s.key)
+static_table(pair, label="The inspected pair", hide_index=True)
+if pair["floor"][0] == pair["ceil"][0]:
+    st.caption(texts.INTEGER_NOTE.format(p=pair["floor"][0]))
 row_code = cope_snippet(s, part="row", custom=cl)
 show_figure(
-    charts.interpolation(pk, tb, lecture),
+    chart(cope_query.interpolation, **toy, query=s.query, key=s.key, lecture=lecture),
     name="cope_interpolation",
     alt="Line of z_i at integer positions with the interpolated value marked.",
     code=row_code,
@@ -81,16 +82,16 @@ prose(texts.ATTENTION)
 with on_demand(texts.SHOW_ATTENTION) as shown:
     if shown:
         show_figure(
-            charts.position_logits(vk, tb, lecture),
+            chart(cope.position_logits, **toy, lecture=lecture),
             name="cope_position_logits",
             alt="Heatmap of the position logits z_i[p_ij].",
             code=matrices_code + "# the figure: pos_logits[:, cols]\n",
         )
         show_figure(
-            charts.attention(vk, tb, lecture),
+            chart(cope.attention, **toy, lecture=lecture),
             name="cope_attention",
             alt="Attention weights with no position term, relative positions and CoPE.",
-            code=cope_snippet(s, part="attention", stride=stride(view.attn_q), custom=cl),
+            code=cope_snippet(s, part="attention", n=n, custom=cl),
         )
 
 section("5 · What CoPE counts")
@@ -98,7 +99,7 @@ prose(texts.COUNTING)
 with on_demand(texts.SHOW_COUNTING) as shown:
     if shown:
         show_figure(
-            charts.counting(rk, tb, lecture),
+            chart(cope_query.counting, **toy, query=s.query, lecture=lecture),
             name="cope_counting",
             alt="Bar chart of the inspected query's CoPE positions against token distance.",
             code=row_code + "# the figure: pos[0, j] against query - j for j <= query\n",
@@ -114,16 +115,17 @@ def masking_pitfall() -> None:
     if not mask_after_control(st.container()):
         st.caption(texts.PITFALL_OFF)
         return
-    pit_code = cope_snippet(s, part="pitfall", stride=stride(pitfall_view(vk, tb).pos), custom=cl)
-    st.warning(leak_note(row, s.npos_max), icon=":material/warning:")
+    pit_code = cope_snippet(s, part="pitfall", n=n, custom=cl)
+    leak = data(cope_query.future_gate_sum, **toy, query=s.query)
+    st.warning(leak_note(s.query, leak, s.npos_max), icon=":material/warning:")
     show_figure(
-        charts.pitfall(vk, tb, lecture),
+        chart(cope_pitfall.pitfall, **toy, lecture=lecture),
         name="cope_pitfall",
         alt="Positions with the mask before and after the gates.",
         code=pit_code + "# the figure: pos[:, cols] and pos_wrong[:, cols]\n",
     )
     show_figure(
-        charts.pitfall_difference(vk, tb, lecture),
+        chart(cope_pitfall.pitfall_difference, **toy, lecture=lecture),
         name="cope_pitfall_difference",
         alt="Heatmap of wrong minus right positions.",
         code=pit_code + "# the figure: leak[:, cols]\n",

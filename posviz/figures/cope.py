@@ -1,4 +1,14 @@
-"""Figures for the CoPE explorer: gates, contextual positions, interpolation, attention, the mask pitfall.
+"""The CoPE page's matrices over a text: gates, contextual positions, position logits, attention.
+
+``gates``, ``positions``, ``position_logits`` and ``attention`` are the figures the page (and a
+notebook) calls, each a function of plain arguments returning a :class:`Chart`; the ``*_figure``
+builders below them turn arrays into specs. One query's row is :mod:`posviz.figures.cope_query`,
+the masking pitfall :mod:`posviz.figures.cope_pitfall`.
+
+Every figure takes the text and the toy setting as the same keyword arguments (``text``, ``mode``,
+``temperature``, ``npos_max``, ``dim``, ``seed``, ``custom``: the custom mode's gate table as
+float32 bytes, one per token, ``b""`` otherwise) and computes the drawn query rows only, each
+against every key, never the full ``n x n`` matrix of a long text.
 
 Token text is user text: it only ever reaches a figure escaped (``&lt;``),
 and Plotly shows the escaped characters literally.
@@ -6,12 +16,24 @@ and Plotly shows the escaped characters literally.
 
 from __future__ import annotations
 
+import functools
 import html
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, number, subtitle_lines
+from posviz.encodings.cope_toy import CopeToy, cope_attention_panels, cope_rows, cope_toy
+from posviz.encodings.positions import display_positions
+from posviz.encodings.tokens import tokenize
+from posviz.figures.chart import Chart
+from posviz.figures.common import as_array, compact, heatmap, heatmap_grid, subtitle_lines
+from posviz.figures.csv import matrix_csv, panels_csv
+
+COPE_MAX_TOKENS = 4096  # tokens of a text the figures read (the first ones)
+MAIN_POINTS = 160  # per axis for the gate, position and logit heatmaps
+ATTN_POINTS = 96  # per axis for each of the three attention panels
+SHARED_ENTRIES = 4  # views whose drawn matrices are kept for the figures that share them
 
 TOKEN_TICKS = 40  # label the axes with the tokens up to this many shown positions
 TOKEN_CHARS = 12  # characters of a token kept in a tick label or hover
@@ -118,67 +140,6 @@ def _position_top(positions, future, npos_max: int) -> float:
     return float(min(max(top, 1.0), npos_max - 1))
 
 
-def interpolation_figure(
-    z_row,
-    *,
-    query: int,
-    key: int,
-    p: float,
-    floor: int,
-    ceil: int,
-    w: float,
-    value: float,
-    lecture: bool = False,
-) -> go.Figure:
-    """``z_i[p] = q_i . e[p]`` at every integer ``p``, and ``z_i[p_ij]`` on the segment between floor and ceil."""
-    lk = look(lecture)
-    z = as_array(z_row).astype(np.float32)
-    ps = compact(np.arange(len(z)))
-    fig = go.Figure(
-        go.Scatter(
-            x=ps,
-            y=z,
-            mode="lines+markers" if len(z) <= 200 else "lines",
-            name="z_i[p] = q_i · e[p], integer p",
-            line=dict(width=lk.line, color="#4c78a8"),
-            hovertemplate="p = %{x}<br>z_i[p] = %{y:.4f}<extra></extra>",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=np.array([floor, ceil], dtype=np.float32),
-            y=np.array([z[floor], z[ceil]], dtype=np.float32),
-            mode="markers",
-            marker=dict(size=lk.font, color="#f58518", symbol="square"),
-            name=f"floor = {floor}, ceil = {ceil}",
-            hovertemplate="p = %{x}<br>z_i[p] = %{y:.4f}<extra></extra>",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=np.array([p], dtype=np.float32),
-            y=np.array([value], dtype=np.float32),
-            mode="markers",
-            marker=dict(size=lk.font + 6, color="#e45756", symbol="star"),
-            name=f"z_i[p_ij] at p_ij = {number(p)}",
-            hovertemplate="p_ij = %{x:.4f}<br>z_i[p_ij] = %{y:.4f}<extra></extra>",
-        )
-    )
-    fig.add_vline(x=p, line=dict(dash="dot", color="#555"))
-    fig.update_xaxes(title_text="position p")
-    fig.update_yaxes(title_text="position logit z_i[p]")
-    return finish(
-        fig,
-        title=f"Query i = {query}, key j = {key}: z_i[p_ij] between two integer positions",
-        subtitle=subtitle_lines(
-            f"w = p − floor(p) = {number(w)}: z_i[p_ij] = {number(w)} · z_i[{ceil}] + {number(1 - w)} · z_i[{floor}] "
-            f"= {number(value)}",
-        ),
-        lecture=lecture,
-        height=int(lk.height * 0.8),
-    )
-
-
 def position_logits_figure(
     logits, future, *, q_pos, k_pos, n: int, tokens: list[str] | None, lecture: bool = False
 ) -> go.Figure:
@@ -226,105 +187,116 @@ def attention_figure(none, relative, cope, *, q_pos, k_pos, n: int, lecture: boo
     )
 
 
-def counting_figure(
-    distance,
-    positions,
-    key_pos,
-    key_tokens: list[str],
-    *,
-    query: int,
-    npos_max: int,
-    sampled: bool,
+# --- the figures, by plain arguments ---------------------------------------------------------------
+
+
+def gates_subtitle(mode: str, temperature: float) -> str:
+    """Where the gates come from, in words."""
+    return {
+        "count-tokens": "count-tokens: every gate is 1, so p_ij = i − j + 1, a plain relative position",
+        "count-sentences": "count-sentences: gates are 1 on . ! ? and 0 elsewhere, so positions count sentences",
+        "random": f"random: sigmoid(q_i · k_j / {temperature:g}) with toy q, k",
+        "custom": "custom: the table's gate of each key, the same for every query",
+    }[mode]
+
+
+def tokens_of(text: str) -> list[str]:
+    """The tokens the figures read: at most ``COPE_MAX_TOKENS``."""
+    return tokenize(text, limit=COPE_MAX_TOKENS)
+
+
+def toy_of(
+    *, text: str, mode: str, temperature: float, npos_max: int, dim: int, seed: int, custom: bytes = b""
+) -> tuple[list[str], CopeToy]:
+    """The tokens of ``text`` and their toy tensors."""
+    tokens = tokens_of(text)
+    toy = cope_toy(tokens, mode=mode, dim=dim, seed=seed, npos_max=npos_max, temperature=temperature, custom=custom)
+    return tokens, toy
+
+
+def _frozen(tensor) -> np.ndarray:
+    """A tensor as a read-only numpy array (shared by the figures of one view)."""
+    array = tensor.numpy()
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The matrices drawn: the shown query rows against the keys at the same positions, ``(r, r)`` each."""
+
+    tokens: tuple[str, ...]
+    pos: np.ndarray  # (r,) int64: at most MAIN_POINTS positions, the last token always among them
+    gates: np.ndarray
+    positions: np.ndarray  # clamped
+    clamped: np.ndarray  # bool: the raw sum exceeded npos_max - 1
+    pos_logits: np.ndarray
+
+    @property
+    def future(self) -> np.ndarray:
+        """(r, r) bool: keys after their query, masked."""
+        return self.pos[None, :] > self.pos[:, None]
+
+    def drawn(self, lecture: bool) -> dict:
+        """The keywords of a heatmap builder: shown positions, the text's length, its tokens."""
+        return dict(q_pos=self.pos, k_pos=self.pos, n=len(self.tokens), tokens=list(self.tokens), lecture=lecture)
+
+
+@functools.lru_cache(maxsize=SHARED_ENTRIES)  # one computation for the three heatmaps of a view
+def shown(
+    *, text: str, mode: str, temperature: float, npos_max: int, dim: int, seed: int, custom: bytes = b""
+) -> Shown:
+    """The gates, positions, clamp marks and position logits drawn by :func:`gates`, :func:`positions` and
+    :func:`position_logits`."""
+    tokens, toy = toy_of(
+        text=text, mode=mode, temperature=temperature, npos_max=npos_max, dim=dim, seed=seed, custom=custom
+    )
+    rows = display_positions(len(tokens), MAIN_POINTS)  # the shown queries; keys are shown at the same positions
+    m = cope_rows(toy, rows)
+    drawn = (_frozen(x[:, rows]) for x in (m.gates, m.positions, m.clamped, m.pos_logits))
+    return Shown(tuple(tokens), _frozen(rows), *drawn)
+
+
+def gates(
+    *, text: str, mode: str, temperature: float, npos_max: int, dim: int, seed: int, custom: bytes = b"",
     lecture: bool = False,
-) -> go.Figure:
-    """One query's CoPE positions against token distance ``i - j``: what the gates counted."""
-    lk = look(lecture)
-    d = compact(as_array(distance))
-    p = as_array(positions).astype(np.float32)
-    labels = [token_label(t) for t in key_tokens]
-    fig = go.Figure(
-        go.Bar(
-            x=d,
-            y=p,
-            name="CoPE position p_ij",
-            marker_color="#4c78a8",
-            customdata=np.stack([as_array(key_pos).astype(object), np.array(labels, dtype=object)], 1),
-            hovertemplate="key j = %{customdata[0]} · %{customdata[1]}<br>i − j = %{x}<br>p_ij = %{y:.3f}"
-            "<extra></extra>",
-        )
-    )
-    line = np.minimum(d.astype(np.float32) + 1, npos_max - 1)
-    fig.add_trace(
-        go.Scatter(
-            x=d,
-            y=line.astype(np.float32),
-            mode="lines",
-            line=dict(dash="dot", width=lk.line, color="#555"),
-            name="every gate 1: i − j + 1 (relative)",
-            hoverinfo="skip",
-        )
-    )
-    fig.add_hline(
-        y=npos_max - 1,
-        line=dict(dash="dash", color="#e45756"),
-        annotation_text=f"clamp npos_max − 1 = {npos_max - 1}",
-        annotation_position="top left",
-    )
-    fig.update_xaxes(title_text="token distance i − j")
-    fig.update_yaxes(title_text="CoPE position p_ij", rangemode="tozero")
-    fig.update_layout(bargap=0.1)
-    return finish(
-        fig,
-        title=f"Query i = {query}: what CoPE counts over the earlier tokens",
-        subtitle=subtitle_lines(
-            "a step up at each key whose gate fires; the dotted line counts every token",
-            f"a strided sample of the {query + 1} keys j ≤ i" if sampled else None,
-        ),
-        lecture=lecture,
-        height=int(lk.height * 0.8),
-    )
+) -> Chart:  # fmt: skip
+    """The gates ``g_ij`` of the shown queries and keys."""
+    v = shown(text=text, mode=mode, temperature=temperature, npos_max=npos_max, dim=dim, seed=seed, custom=custom)
+    figure = gates_figure(v.gates, v.future, subtitle=gates_subtitle(mode, temperature), **v.drawn(lecture))
+    return Chart.of(figure, lambda: matrix_csv(v.gates, v.pos, v.pos))
 
 
-def pitfall_figure(correct, wrong, *, q_pos, k_pos, n: int, lecture: bool = False) -> go.Figure:
-    """Positions with the mask applied before the gates (right) and after them (wrong), on one scale."""
-    future = as_array(k_pos)[None, :] > as_array(q_pos)[:, None]
-    both = np.stack([as_array(m) for m in (correct, wrong)]).astype(np.float32)
-    fig = heatmap_grid(
-        both,
-        q_pos=q_pos,
-        k_pos=k_pos,
-        q_len=n,
-        k_len=n,
-        titles=["mask before the gates (right)", "mask after the gates (wrong)"],
-        title="The masking pitfall: future gates leak into every position",
-        subtitle="wrong: gates of the future keys t > i are summed into p_ij before the mask removes them",
-        value_name="p_ij",
-        palette="sequential",
-        cols=2,
-        lecture=lecture,
-        mask=future,
-        mask_label="future keys j > i: never attended",
-    )
-    return fig
+def positions(
+    *, text: str, mode: str, temperature: float, npos_max: int, dim: int, seed: int, custom: bytes = b"",
+    lecture: bool = False,
+) -> Chart:  # fmt: skip
+    """The contextual positions ``p_ij`` of the shown queries and keys, clamped cells marked."""
+    v = shown(text=text, mode=mode, temperature=temperature, npos_max=npos_max, dim=dim, seed=seed, custom=custom)
+    figure = positions_figure(v.positions, v.future, v.clamped, npos_max=npos_max, **v.drawn(lecture))
+    return Chart.of(figure, lambda: matrix_csv(v.positions, v.pos, v.pos))
 
 
-def pitfall_difference_figure(diff, *, q_pos, k_pos, n: int, lecture: bool = False) -> go.Figure:
-    """Wrong minus right positions on the causal cells: the future gates' sum, row by row."""
-    future = as_array(k_pos)[None, :] > as_array(q_pos)[:, None]
-    d = as_array(diff)
-    return heatmap(
-        d,
-        q_pos=q_pos,
-        k_pos=k_pos,
-        q_len=n,
-        k_len=n,
-        title="Difference: wrong − right positions",
-        value_name="leak",
-        palette="diverging",
-        value_format=".2f",
-        subtitle="every earlier key of row i is shifted by the same amount: the sum of row i's future gates, "
-        "up to the clamp",
-        mask=future,
-        mask_label="future keys j > i",
-        lecture=lecture,
+def position_logits(
+    *, text: str, mode: str, temperature: float, npos_max: int, dim: int, seed: int, custom: bytes = b"",
+    lecture: bool = False,
+) -> Chart:  # fmt: skip
+    """The position logits ``z_i[p_ij]`` of the shown queries and keys."""
+    v = shown(text=text, mode=mode, temperature=temperature, npos_max=npos_max, dim=dim, seed=seed, custom=custom)
+    figure = position_logits_figure(v.pos_logits, v.future, **v.drawn(lecture))
+    return Chart.of(figure, lambda: matrix_csv(v.pos_logits, v.pos, v.pos))
+
+
+def attention(
+    *, text: str, mode: str, temperature: float, npos_max: int, dim: int, seed: int, custom: bytes = b"",
+    lecture: bool = False,
+) -> Chart:  # fmt: skip
+    """Attention with no position term, relative positions and CoPE: at most ``ATTN_POINTS`` queries and keys."""
+    tokens, toy = toy_of(
+        text=text, mode=mode, temperature=temperature, npos_max=npos_max, dim=dim, seed=seed, custom=custom
     )
+    rows = display_positions(len(tokens), ATTN_POINTS)
+    panels = [a[:, rows].numpy() for a in cope_attention_panels(toy, rows)]  # keys at the same positions as rows
+    pos = rows.numpy()
+    figure = attention_figure(*panels, q_pos=pos, k_pos=pos, n=len(tokens), lecture=lecture)
+    return Chart.of(figure, lambda: panels_csv(dict(zip(ATTENTION_TITLES, panels, strict=True)), pos, pos))

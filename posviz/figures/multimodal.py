@@ -1,5 +1,9 @@
-"""Figures for images and video: token ids on the patch grid and along the sequence, which pairs
-carry time, height and width, the 2-D relative property, how vision encoders split a head, video time.
+"""Figures of a vision-language prompt: token ids on the patch grid and along the sequence, and video time.
+
+``grid``, ``sequence`` and ``time`` are what the /vision page (and a notebook) calls, each a function
+of plain arguments returning a :class:`Chart`; the ``*_figure`` builders below them turn arrays into
+specs. Which pairs each id turns, the 2-D relative property and how encoders split a head are
+:mod:`posviz.figures.multimodal_pairs`.
 
 Plotly only, built as plain specs (``dict(data=[...], layout={...})``, no ``go.Figure`` object model:
 its validation costs tens of milliseconds a figure) and handed to :func:`posviz.figures.layout.finish`;
@@ -8,19 +12,21 @@ each figure is titled and its axes named.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.figures.colors import DIVERGING, scale_stops
+from posviz.encodings.multimodal_prompt import Prompt, video_time_ids, vl_prompt
+from posviz.figures.chart import Chart
+from posviz.figures.colors import scale_stops
+from posviz.figures.csv import columns_csv
 from posviz.figures.data import compact
 from posviz.figures.layout import finish, look, subtitle_lines
 
 AXIS_NAMES = ("time t", "height h", "width w")
 AXIS_COLOURS = ("#2ca02c", "#1f77b4", "#d62728")  # t green, h blue, w red
-ROW_COL = ("row (height)", "column (width)")
-ROW_COL_COLOURS = ("#1f77b4", "#d62728")
 KIND_FILL = {"text": "rgba(127,127,127,0.10)", "stamp": "rgba(148,103,189,0.15)",
              "image": "rgba(31,119,180,0.12)", "video": "rgba(44,160,44,0.12)"}  # fmt: skip
 KIND_SWATCH = {"text": "rgba(127,127,127,0.45)", "stamp": "rgba(148,103,189,0.55)",
@@ -205,146 +211,6 @@ def sequence_figure(
     )
 
 
-def pairs_figure(
-    wavelength: np.ndarray, layouts: list[tuple[str, np.ndarray]], *, side: int, theta: float, lecture: bool = False
-) -> go.Figure:
-    """Each frequency pair's wavelength, coloured by the id (t, h, w) that turns it, one panel per layout.
-
-    Args:
-        wavelength: (n,) tokens per full turn of each pair.
-        layouts: (panel title, axis per pair (n,)) per layout.
-        side: the image's larger side in tokens (a pair with a longer wavelength barely turns across it).
-        theta: the rope_theta the wavelengths come from.
-    """
-    layout = panels(len(layouts), 1, [t for t, _ in layouts], vgap=0.14)
-    k = np.arange(len(wavelength))
-    data, shapes = [], []
-    for row, (_, axes) in enumerate(layouts, start=1):
-        for a in range(3):
-            sel = axes == a
-            data.append(
-                dict(
-                    type="scatter",
-                    x=compact(k[sel]),
-                    y=wavelength[sel].astype(np.float32),
-                    mode="markers",
-                    name=AXIS_NAMES[a],
-                    legendgroup=AXIS_NAMES[a],
-                    showlegend=row == 1,
-                    marker=dict(color=AXIS_COLOURS[a], size=7),
-                    hovertemplate=f"pair %{{x}}: {AXIS_NAMES[a]}<br>wavelength %{{y:.4g}} tokens<extra></extra>",
-                    **on(row),
-                )
-            )
-        shapes.append(hline(side, row))
-        axis(layout, "y", row, type="log", title="wavelength (tokens per turn)")
-        axis(layout, "x", row, zeroline=False, **({"matches": "x"} if row > 1 else {}))
-    axis(layout, "x", len(layouts), title="frequency pair k (fast → slow)")
-    layout["shapes"] = shapes
-    return finish(
-        dict(data=data, layout=layout),
-        title="Which frequency pairs each id turns: blocks against interleaved",
-        subtitle=subtitle_lines(
-            f"Dotted: the image's larger side, {side} tokens; a pair far above it barely turns across the image",
-            f"Wavelengths for rope_theta {theta:,.0f}, head_dim {2 * len(wavelength)}",
-            "Blocks give time only fast pairs and width only slow ones; interleaving gives each axis both",
-        ),
-        lecture=lecture,
-        height=look(lecture).height + 120,
-    )
-
-
-def offset_figure(
-    panel_list: list[tuple[str, np.ndarray]],
-    *,
-    height: int,
-    width: int,
-    gap: float,
-    encoder: str,
-    lecture: bool = False,
-) -> go.Figure:
-    """Score of one query patch against every key patch, by offset (dh, dw), for two query patches.
-
-    Args:
-        panel_list: (panel title, scores (2h-1, 2w-1) with NaN off the grid) per query patch.
-        height, width: the patch grid.
-        gap: the largest difference between the panels where both are defined.
-    """
-    layout = panels(1, len(panel_list), [t for t, _ in panel_list], hgap=0.08)
-    dh = compact(np.arange(-(height - 1), height))
-    dw = compact(np.arange(-(width - 1), width))
-    top = max(float(np.nanmax(np.abs(z))) for _, z in panel_list) or 1.0
-    data = []
-    for i, (_, z) in enumerate(panel_list, start=1):
-        data.append(
-            dict(type="heatmap", z=z.astype(np.float32), x=dw, y=dh, coloraxis="coloraxis",
-                 hovertemplate="dh = %{y}, dw = %{x}<br>score = %{z:.4f}<extra></extra>", **on(i))
-        )  # fmt: skip
-        axis(layout, "x", i, title="dw: key column − query column")
-        axis(layout, "y", i, autorange="reversed")
-    axis(layout, "y", 1, title="dh: key row − query row")
-    layout.update(
-        coloraxis=dict(colorscale=scale_stops(DIVERGING), cmin=-top, cmax=top, colorbar=dict(title=dict(text="score"))),
-        plot_bgcolor="#e8e8e8",
-    )
-    return finish(
-        dict(data=data, layout=layout),
-        title=f"{encoder}: the score depends only on the offset (dh, dw)",
-        subtitle=subtitle_lines(
-            "One random vector as query and key, the query at two different patches; grey: keys off the image",
-            f"Where both are defined the panels agree to {gap:.1e}",
-        ),
-        lecture=lecture,
-    )
-
-
-def split_figure(
-    names: tuple[str, ...],
-    axes: tuple[np.ndarray, ...],
-    wavelengths: tuple[np.ndarray, ...],
-    channels: tuple[np.ndarray, ...],
-    *,
-    lecture: bool = False,
-) -> go.Figure:
-    """Per vision encoder: each pair of a head, in the model's own order, coloured by row or column."""
-    lk = look(lecture)
-    layout = panels(len(names), 1, list(names), vgap=0.09)
-    data = []
-    for row, (ax, wave, chans) in enumerate(zip(axes, wavelengths, channels, strict=True), start=1):
-        k = np.arange(len(ax))
-        for a in range(2):
-            sel = ax == a
-            data.append(
-                dict(
-                    type="scatter",
-                    x=compact(k[sel]),
-                    y=wave[sel].astype(np.float32),
-                    customdata=compact(chans[sel]),
-                    mode="markers",
-                    name=ROW_COL[a],
-                    legendgroup=ROW_COL[a],
-                    showlegend=row == 1,
-                    marker=dict(color=ROW_COL_COLOURS[a], size=6),
-                    hovertemplate=f"pair %{{x}} turns channels %{{customdata[0]}} and %{{customdata[1]}}"
-                    f"<br>by the {ROW_COL[a]}<br>wavelength %{{y:.4g}} patches<extra></extra>",
-                    **on(row),
-                )
-            )
-        axis(layout, "y", row, type="log", title="patches per turn")
-        axis(layout, "x", row, zeroline=False)
-    axis(layout, "x", len(names), title="pair k, in the model's own order")
-    return finish(
-        dict(data=data, layout=layout),
-        title="How each vision encoder splits a head between rows and columns",
-        subtitle=subtitle_lines(
-            "Pixtral: rows take the even, columns the odd frequencies of one table",
-            "Qwen-VL: the same frequencies for rows, then columns; Gemma 4: columns first",
-        ),
-        lecture=lecture,
-        height=lk.height + 260,
-    )
-
-
 def time_figure(
     frames: np.ndarray,
     seconds: np.ndarray,
@@ -393,3 +259,106 @@ def time_figure(
         ),
         lecture=lecture,
     )
+
+
+# --- the figures, by plain arguments ---------------------------------------------------------------
+
+PROMPT_ENTRIES = 4  # prompts kept for the two figures that share one
+
+
+@functools.lru_cache(maxsize=PROMPT_ENTRIES)  # one computation for the grid and the sequence of a view
+def prompt(
+    *, vl_model: str, merge: int, text_before: int, image_rows: int, image_cols: int, text_mid: int, video: bool,
+    frames: int, video_rows: int, video_cols: int, fps: float, tokens_per_second: int, text_after: int,
+) -> Prompt:  # fmt: skip
+    """The prompt's tokens and ids (:func:`posviz.encodings.multimodal_prompt.vl_prompt`; shared, never mutated)."""
+    return vl_prompt(
+        vl_model=vl_model, merge=merge, text_before=text_before, image_rows=image_rows, image_cols=image_cols,
+        text_mid=text_mid, video=video, frames=frames, video_rows=video_rows, video_cols=video_cols, fps=fps,
+        tokens_per_second=tokens_per_second, text_after=text_after,
+    )  # fmt: skip
+
+
+def prompt_columns(p: Prompt) -> dict[str, np.ndarray]:
+    """The CSV of the grid and the sequence: every token, its kind, type and ids by both rules."""
+    kinds = np.empty(len(p.types), dtype=object)
+    for run in p.runs:
+        kinds[run.start : run.stop] = run.kind
+    ids, original = p.ids.numpy(), p.original.numpy()
+    return {
+        "token": np.arange(len(p.types)),
+        "kind": kinds,
+        "mm_token_type_id": p.types.numpy(),
+        "t": ids[0],
+        "h": ids[1],
+        "w": ids[2],
+        "t original": original[0],
+        "h original": original[1],
+        "w original": original[2],
+    }
+
+
+def _grid(ids: np.ndarray, start: int, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """One run's ids as (3, rows, cols) and its token indices as (rows, cols)."""
+    n = rows * cols
+    return ids[:, start : start + n].reshape(3, rows, cols), np.arange(start, start + n).reshape(rows, cols)
+
+
+def grid(
+    *, vl_model: str, merge: int, text_before: int, image_rows: int, image_cols: int, text_mid: int, video: bool,
+    frames: int, video_rows: int, video_cols: int, fps: float, tokens_per_second: int, text_after: int,
+    lecture: bool = False,
+) -> Chart:  # fmt: skip
+    """The image's tokens, and the video's first and last frames, as grids labelled with their (t, h, w) ids."""
+    p = prompt(
+        vl_model=vl_model, merge=merge, text_before=text_before, image_rows=image_rows, image_cols=image_cols,
+        text_mid=text_mid, video=video, frames=frames, video_rows=video_rows, video_cols=video_cols, fps=fps,
+        tokens_per_second=tokens_per_second, text_after=text_after,
+    )  # fmt: skip
+    ids = p.ids.numpy()
+    image = next(r for r in p.runs if r.kind == "image")
+    panel_list = [("Image", *_grid(ids, image.start, image_rows, image_cols))]
+    if video:
+        runs = [r for r in p.runs if r.kind == "video"]
+        first, last = runs[0].start, runs[-1].stop - video_rows * video_cols
+        panel_list.append(("Video: first frame", *_grid(ids, first, video_rows, video_cols)))
+        if frames > 1:
+            panel_list.append((f"Video: last frame ({frames})", *_grid(ids, last, video_rows, video_cols)))
+    figure = grid_figure(panel_list, merge=merge, lecture=lecture)
+    return Chart.of(figure, lambda: columns_csv(prompt_columns(p)))
+
+
+def sequence(
+    *, vl_model: str, merge: int, text_before: int, image_rows: int, image_cols: int, text_mid: int, video: bool,
+    frames: int, video_rows: int, video_cols: int, fps: float, tokens_per_second: int, text_after: int,
+    lecture: bool = False,
+) -> Chart:  # fmt: skip
+    """Every token's t, h and w ids along the sequence, by transformers 5.23 and by the original Qwen code."""
+    p = prompt(
+        vl_model=vl_model, merge=merge, text_before=text_before, image_rows=image_rows, image_cols=image_cols,
+        text_mid=text_mid, video=video, frames=frames, video_rows=video_rows, video_cols=video_cols, fps=fps,
+        tokens_per_second=tokens_per_second, text_after=text_after,
+    )  # fmt: skip
+    blocks = [(r.kind, r.start, r.stop) for r in p.runs]
+    resume_at = [r for r in p.runs if r.kind == "video"][-1].stop if video else None  # where the two rules part
+    figure = sequence_figure(p.ids.numpy(), p.original.numpy(), blocks, resume_at=resume_at, lecture=lecture)
+    return Chart.of(figure, lambda: columns_csv(prompt_columns(p)))
+
+
+def time(
+    *, frames: int, merge: int, video_rows: int, video_cols: int, fps: float, tokens_per_second: int,
+    lecture: bool = False,
+) -> Chart:  # fmt: skip
+    """The time id of each of a video's ``frames`` temporal patches: frame index against seconds."""
+    v = video_time_ids(
+        frames=frames, merge=merge, video_rows=video_rows, video_cols=video_cols, fps=fps,
+        tokens_per_second=tokens_per_second,
+    )  # fmt: skip
+    columns = {
+        "temporal patch": v.frames.numpy(),
+        "start (s)": v.seconds.numpy(),
+        "time id, frame index": v.frame_ids.numpy(),
+        "time id, seconds": v.second_ids.numpy(),
+    }
+    figure = time_figure(*columns.values(), resume=v.resume, tokens_per_second=tokens_per_second, lecture=lecture)
+    return Chart.of(figure, lambda: columns_csv(columns))

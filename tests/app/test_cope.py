@@ -7,16 +7,9 @@ import pytest
 import streamlit as st
 
 from posviz.encodings.tokens import tokenize
-from posviz.ui.cope import charts as cope_charts
-from posviz.ui.cope.settings import (
-    COPE_MAX_CHARS,
-    COPE_MAX_TOKENS,
-    COPE_TEXT,
-    CopeSettings,
-    RowKey,
-    ViewKey,
-    gate_key,
-)
+from posviz.figures import cope, cope_query
+from posviz.figures.cope import COPE_MAX_TOKENS
+from posviz.ui.cope.settings import COPE_MAX_CHARS, COPE_TEXT, CopeSettings
 from posviz.ui.settings import params_of
 
 from .conftest import (
@@ -280,15 +273,14 @@ def test_script_text_stays_text():
     assert not has_widget(at, "head")
 
 
-# --- the figure cache: keyed by the settings' projections and the gate table ---------------------
+# --- the figure cache: keyed by the figures' arguments, the gate table's bytes among them ---------
 
 
 def count_builds(monkeypatch) -> dict[str, int]:
     """How many times each figure of the main sections is built, from now on."""
-    from posviz.figures import cope as fig
-
-    names = ("gates", "positions", "interpolation", "position_logits", "attention", "counting")
-    return count_calls(monkeypatch, [(fig, f"{name}_figure") for name in names])
+    names = [(cope, n) for n in ("gates", "positions", "position_logits", "attention")]
+    names += [(cope_query, n) for n in ("interpolation", "counting")]
+    return count_calls(monkeypatch, [(module, f"{name}_figure") for module, name in names])
 
 
 def test_moving_the_inspected_pair_rebuilds_only_its_figures(monkeypatch):
@@ -316,16 +308,18 @@ def test_temperature_rebuilds_nothing_outside_random_mode(monkeypatch):
 
 
 def test_the_gate_table_is_part_of_every_figures_key():
-    s = CopeSettings(mode="custom", npos_max=64, query=N_DEFAULT - 1)  # no clamp: every gate counts
-    vk, rk = gate_key(s, ViewKey), gate_key(s, RowKey)
+    from posviz.ui.cache import chart as cached
+
+    s = CopeSettings(mode="custom", npos_max=64)  # no clamp: every gate counts
+    toy = dict(text=s.text, mode=s.mode, temperature=s.temperature, npos_max=s.npos_max, dim=s.dim, seed=s.seed)
     ones = np.ones(N_DEFAULT, dtype=np.float32)
     edited = ones.copy()
     edited[-2] = 0.25  # one gate edited in the table
-    first = cope_charts.gates(vk, ones.tobytes(), False)
-    assert cope_charts.gates(vk, ones.tobytes(), False) is first  # the same table: served from the cache
-    other = cope_charts.gates(vk, edited.tobytes(), False)
-    np.testing.assert_array_equal(array(first.figure.to_dict()["data"][0]["z"]).astype(np.float64)[-1], ones)
-    np.testing.assert_array_equal(array(other.figure.to_dict()["data"][0]["z"]).astype(np.float64)[-1], edited)
-    counting = [cope_charts.counting(rk, t.tobytes(), False).figure for t in (ones, edited)]
-    bars = [array(fig.to_dict()["data"][0]["y"]) for fig in counting]
+    first = cached(cope.gates, **toy, custom=ones.tobytes())
+    assert cached(cope.gates, **toy, custom=ones.tobytes()) is first  # the same table: served from the cache
+    other = cached(cope.gates, **toy, custom=edited.tobytes())
+    np.testing.assert_array_equal(array(first.spec["data"][0]["z"]).astype(np.float64)[-1], ones)
+    np.testing.assert_array_equal(array(other.spec["data"][0]["z"]).astype(np.float64)[-1], edited)
+    counting = [cached(cope_query.counting, **toy, custom=t.tobytes(), query=N_DEFAULT - 1) for t in (ones, edited)]
+    bars = [array(c.spec["data"][0]["y"]) for c in counting]
     assert bars[0][0] - bars[1][0] == pytest.approx(0.75)  # p_i0 sums every gate: one counted 0.25, not 1

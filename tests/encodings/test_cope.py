@@ -285,3 +285,80 @@ def test_toy_position_embeddings_give_unit_variance_logits():
     assert emb.shape == (256, 16)
     q = torch.randn(2000, 256, generator=torch.Generator().manual_seed(1))
     assert float((q @ emb).var()) == pytest.approx(1.0, abs=0.1)
+
+
+# --- the toy on a text (posviz.encodings.cope_toy), against the naive loops -------------------------------
+
+from posviz.encodings.cope_toy import (  # noqa: E402
+    cope_attention_panels,
+    cope_counting,
+    cope_pair,
+    cope_pitfall,
+    cope_row,
+    cope_rows,
+    cope_toy,
+)
+
+TOY_TEXT = tokenize("The cat sat. It slept, then it woke! Who? The dog ran in and sat down too.")
+
+
+def test_toy_rows_row_and_pair_equal_the_naive_loops():
+    n, npos_max, temperature = len(TOY_TEXT), 6, 3.0
+    t = cope_toy(TOY_TEXT, mode="random", dim=8, seed=4, npos_max=npos_max, temperature=temperature)
+    gates, pos, z = naive_cope(t.q, t.k, t.pos_emb, npos_max, temperature)
+    raw = torch.tensor([[float(gates[i, j : i + 1].sum()) for j in range(n)] for i in range(n)])  # before the clamp
+    rows = torch.tensor([0, 5, n - 1])
+    m = cope_rows(t, rows)
+    torch.testing.assert_close(m.gates.double(), gates[rows], rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(m.positions.double(), pos[rows], rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(m.pos_logits.double(), z[rows], rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(m.clamped, raw[rows] > npos_max - 1)
+    assert bool(m.clamped.any()) and not bool(m.clamped.all())
+    i = 7
+    row = cope_row(t, i)
+    assert torch.equal(row.positions, cope_rows(t, torch.tensor([i])).positions[0])
+    future = sum(1 / (1 + math.exp(-float(t.q[i] @ t.k[j]) / temperature)) for j in range(i + 1, n))
+    assert row.future_sum == pytest.approx(future, rel=1e-5)
+    torch.testing.assert_close(row.z_row.double(), (t.q[i] @ t.pos_emb).double())
+    for j in range(i + 1):
+        pair = cope_pair(row, i, j)
+        assert pair.p == pytest.approx(float(pos[i, j]), abs=1e-5)
+        assert (pair.floor, pair.ceil) == (math.floor(pair.p), math.ceil(pair.p))
+        assert pair.w == pytest.approx(pair.p - pair.floor, abs=1e-6)
+        assert pair.value == pytest.approx(float(z[i, j]), abs=1e-4)
+        assert (pair.z_floor, pair.z_ceil) == (float(row.z_row[pair.floor]), float(row.z_row[pair.ceil]))
+    keys = torch.tensor([0, 3, i])
+    distance, counted = cope_counting(row, i, keys)
+    assert distance.tolist() == [i, i - 3, 0] and torch.equal(counted, row.positions[keys])
+
+
+def test_toy_pitfall_shifts_each_row_by_its_future_gates():
+    n, npos_max = len(TOY_TEXT), 40  # no clamp: the leak is the whole future sum
+    t = cope_toy(TOY_TEXT, mode="random", dim=8, seed=1, npos_max=npos_max, temperature=2.0)
+    rows = torch.arange(n)
+    p = cope_pitfall(t, rows)
+    _, pos, _ = naive_cope(t.q, t.k, t.pos_emb, npos_max, 2.0)
+    torch.testing.assert_close(p.right.double(), pos, rtol=1e-5, atol=1e-5)
+    for i in range(n):
+        future = cope_row(t, i).future_sum
+        want = torch.full((i + 1,), future, dtype=torch.float64)
+        torch.testing.assert_close(p.leak[i, : i + 1].double(), want, rtol=1e-5, atol=1e-5)
+        assert not bool(p.wrong[i, i + 1 :].any())  # the mask, applied too late, still zeroes the future cells
+    assert torch.equal(p.leak, p.wrong - p.right)
+
+
+def test_toy_attention_panels_equal_a_naive_softmax():
+    n, npos_max = len(TOY_TEXT), 5
+    t = cope_toy(TOY_TEXT, mode="count-sentences", dim=8, seed=2, npos_max=npos_max, temperature=8.0)
+    rows = torch.tensor([0, 4, n - 1])
+    none, relative, cope = cope_attention_panels(t, rows)
+    ends = [float(is_sentence_end(tok)) for tok in TOY_TEXT]
+    for r, i in enumerate(rows.tolist()):
+        content = [float(t.q[i] @ t.k[j]) / math.sqrt(8) for j in range(i + 1)]
+        z_int = t.q[i] @ t.pos_emb  # sentence-end gates are 0 or 1: whole-number positions, no interpolation
+        z_cope = [float(z_int[min(int(sum(ends[j : i + 1])), npos_max - 1)]) for j in range(i + 1)]
+        z_rel = [float(z_int[min(i - j, npos_max - 1)]) for j in range(i + 1)]
+        for panel, term in ((none, [0.0] * (i + 1)), (relative, z_rel), (cope, z_cope)):
+            logits = torch.tensor([c + z for c, z in zip(content, term, strict=True)], dtype=torch.float64)
+            torch.testing.assert_close(panel[r, : i + 1].double(), torch.softmax(logits, 0), rtol=1e-5, atol=1e-6)
+            assert not bool(panel[r, i + 1 :].any())

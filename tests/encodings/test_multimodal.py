@@ -7,6 +7,7 @@ and the rotary modules built from tiny configs (no weights, no network).
 
 from __future__ import annotations
 
+import math
 import random
 import types
 
@@ -387,3 +388,115 @@ def test_token_types_from_runs():
 
     assert token_types((TEXT, 2), (IMAGE, 1), (VIDEO, 3)).tolist() == [0, 0, 1, 2, 2, 2]
     assert token_types((VIDEO, 4)).dtype == torch.int64 and token_types().numel() == 0
+
+
+# --- a prompt as the processors lay it out (multimodal_prompt), and the pairs /vision draws (multimodal_pairs) ---
+
+from posviz.encodings.model_vision import ENCODERS, PRESETS  # noqa: E402
+from posviz.encodings.multimodal_pairs import (  # noqa: E402
+    axis_wavelengths,
+    encoder_splits,
+    mrope_pairs,
+    offset_maps,
+    other_patch,
+    pair_wavelengths,
+)
+from posviz.encodings.multimodal_prompt import STAMP_TOKENS, seconds_per_grid, video_time_ids, vl_prompt  # noqa: E402
+from posviz.encodings.rope import rope_inv_freq  # noqa: E402
+
+PROMPT = dict(vl_model="qwen2_vl", merge=2, text_before=2, image_rows=3, image_cols=4, text_mid=3, video=True,
+              frames=6, video_rows=2, video_cols=2, fps=2.0, tokens_per_second=2, text_after=3)  # fmt: skip
+PROMPTS = [
+    PROMPT,
+    PROMPT | dict(vl_model="qwen2_5_vl", fps=0.7, tokens_per_second=3, frames=9),
+    PROMPT | dict(vl_model="qwen3_vl", frames=4, video_rows=3, video_cols=1, text_mid=0),
+    PROMPT | dict(merge=1, video=False, image_rows=5, image_cols=2, text_before=0),
+    PROMPT | dict(vl_model="qwen2_5_vl", merge=3, frames=40, video_rows=1, video_cols=2, text_after=0, fps=7.0),
+]
+
+
+@pytest.mark.parametrize("args", PROMPTS, ids=lambda a: f"{a['vl_model']}-{a['merge']}-{a['video']}")
+def test_prompt_ids_equal_transformers(args):
+    p = vl_prompt(**args)
+    seconds = torch.tensor([2 / args["fps"]], dtype=torch.float32) if args["video"] else None
+    videos = [p.video_grid] if p.video_grid else []
+    ref = hf_rope_index(args["vl_model"], p.types.tolist(), [p.image_grid], videos, merge=args["merge"],
+                        tps=args["tokens_per_second"], seconds=seconds)  # fmt: skip
+    assert torch.equal(p.ids, ref)
+    assert p.image_grid == (1, args["image_rows"] * args["merge"], args["image_cols"] * args["merge"])
+    # the runs: every token once, in order, each of its own type; Qwen3-VL a run per frame after a stamp
+    assert [r.start for r in p.runs[1:]] == [r.stop for r in p.runs[:-1]] and p.runs[-1].stop == len(p.types)
+    code = {"text": 0, "stamp": 0, "image": 1, "video": 2}
+    for r in p.runs:
+        assert set(p.types[r.start : r.stop].tolist()) == {code[r.kind]}, r
+    frames = [r for r in p.runs if r.kind == "video"]
+    stamps = [r for r in p.runs if r.kind == "stamp"]
+    if not args["video"]:
+        assert not frames and p.video_grid is None
+    elif args["vl_model"] == "qwen3_vl":
+        assert [r.frame for r in frames] == list(range(args["frames"]))
+        assert [r.stop - r.start for r in stamps] == [STAMP_TOKENS] * (args["frames"] - 1)
+    else:
+        assert len(frames) == 1 and not stamps
+        assert frames[0].stop - frames[0].start == args["frames"] * args["video_rows"] * args["video_cols"]
+    original = mrope_position_ids(p.types, [p.image_grid], videos, model=args["vl_model"], resume="original",
+                                  spatial_merge_size=args["merge"], tokens_per_second=args["tokens_per_second"],
+                                  seconds_per_grid=[] if seconds is None else seconds)  # fmt: skip
+    assert torch.equal(p.original, original)
+
+
+@pytest.mark.parametrize("fps", [0.7, 2.0, 7.0])
+def test_video_time_ids_are_the_first_token_of_each_temporal_patch(fps):
+    t, m, rows, cols, tps = 9, 2, 3, 2, 3
+    v = video_time_ids(frames=t, merge=m, video_rows=rows, video_cols=cols, fps=fps, tokens_per_second=tps)
+    assert v.frames.tolist() == list(range(t)) == v.frame_ids.tolist()
+    video = [(t, rows * m, cols * m)]
+    seconds = torch.tensor([seconds_per_grid(fps)], dtype=torch.float32)
+    ref = hf_rope_index("qwen2_5_vl", [2] * (t * rows * cols), [], video, merge=m, tps=tps, seconds=seconds)
+    assert torch.equal(v.second_ids, ref[0, :: rows * cols])
+    torch.testing.assert_close(v.seconds, torch.tensor([f * 2 / fps for f in range(t)], dtype=torch.float32))
+    assert v.resume == max(rows, cols)
+    with pytest.raises(ValueError, match="fps"):
+        seconds_per_grid(0.0)
+
+
+def test_pair_wavelengths_are_correctly_rounded_and_each_model_has_both_layouts():
+    inv = rope_inv_freq(128, base=1e6)
+    assert pair_wavelengths(inv).tolist() == [2 * math.pi / x for x in inv.tolist()]  # one rounding, as Python's
+    for model, preset in PRESETS.items():
+        p = mrope_pairs(model)
+        inv = rope_inv_freq(preset.head_dim, base=preset.rope_theta).tolist()
+        assert p.wavelength.tolist() == [2 * math.pi / x for x in inv]  # the model's own rope_theta
+        assert torch.equal(p.blocks, mrope_axes(128, (16, 24, 24)))
+        assert torch.equal(p.interleaved, mrope_axes(128, (24, 20, 20), interleaved=True))
+        for axes in (p.blocks, p.interleaved):
+            found = axis_wavelengths(p.wavelength, axes)
+            waves = [[w for w, a in zip(p.wavelength.tolist(), axes.tolist(), strict=True) if a == i] for i in range(3)]
+            assert found == [(len(w), min(w), max(w)) for w in waves]
+    assert axis_wavelengths(torch.tensor([1.0, 2.0]), torch.tensor([0, 0]))[1:] == [None, None]
+
+
+def test_encoder_splits_are_each_encoders_rotary_module():
+    splits = encoder_splits()
+    assert [e.name for e in splits] == [name for name, _ in ENCODERS.values()]
+    for e, (key, (_, cfg)) in zip(splits, ENCODERS.items(), strict=True):
+        axis, inv = vision_rope_frequencies(key, cfg)
+        assert torch.equal(e.axis, axis) and torch.equal(e.channels, vision_pair_dims(key, cfg["head_dim"]))
+        assert e.wavelength.tolist() == [2 * math.pi / x for x in inv.double().tolist()]
+
+
+@pytest.mark.parametrize("encoder", list(ENCODERS))
+def test_offset_maps_score_one_vector_at_two_patches(encoder):
+    h, w, row, col = 6, 8, 1, 5
+    o = offset_maps(encoder, height=h, width=w, row=row, col=col, seed=3)
+    assert o.other_patch == other_patch(h, w, row, col) == (4, 2)
+    cfg = ENCODERS[encoder][1]
+    q = torch.randn(cfg["head_dim"], generator=torch.Generator().manual_seed(3), dtype=torch.float64)
+    angles, pairs = vision_rope_angles(encoder, cfg, h, w), vision_pair_dims(encoder, cfg["head_dim"])
+    for got, (r, c) in ((o.chosen, (row, col)), (o.other, o.other_patch)):
+        want = vision_offset_scores(q, q, angles, pairs, height=h, width=w, row=r, col=c)
+        torch.testing.assert_close(got, want, equal_nan=True, rtol=0, atol=0)
+    both = ~(o.chosen.isnan() | o.other.isnan())
+    assert o.gap == float((o.chosen - o.other)[both].abs().max()) and 0 < o.gap < 1e-4  # rounding only
+    assert float(o.chosen[h - 1, w - 1]) == pytest.approx(float(q @ q))  # offset (0, 0): |q|^2
+    assert other_patch(3, 3, 1, 1) == (0, 0)  # the centre is its own mirror: the corner instead

@@ -10,15 +10,13 @@ from posviz.figures.common import MASK_COLOR
 from posviz.figures.cope import (
     ATTENTION_TITLES,
     attention_figure,
-    counting_figure,
     gates_figure,
-    interpolation_figure,
-    pitfall_difference_figure,
-    pitfall_figure,
     position_logits_figure,
     positions_figure,
     token_label,
 )
+from posviz.figures.cope_pitfall import pitfall_difference_figure, pitfall_figure
+from posviz.figures.cope_query import counting_figure, interpolation_figure
 
 N = 8
 POS = np.arange(N)

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from posviz.encodings.models import CONFIG_DIR
-from posviz.ui.settings import project
+from posviz.figures.chart import Chart as FigureChart
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
@@ -24,7 +24,7 @@ with warnings.catch_warnings():
 
 
 def csv_of(chart) -> str:
-    assert isinstance(chart, Chart) and chart.csv is not None
+    assert isinstance(chart, Chart | FigureChart) and chart.csv is not None
     return chart.csv()
 
 
@@ -90,73 +90,77 @@ def test_compare_chart_csvs_hold_the_views_arrays():
 # ---------------------------------------------------------------- /vision
 
 
-def test_vision_chart_csvs_hold_the_views_arrays():
-    from posviz.ui.vision import charts
-    from posviz.ui.vision.settings import OffsetKey, SequenceKey, VisionSettings
-    from posviz.ui.vision.views import offset_view, pairs_view, sequence_view, split_view, time_view
+def test_vision_chart_csvs_hold_the_arrays_they_draw():
+    from posviz.encodings.multimodal_pairs import encoder_splits, mrope_pairs, offset_maps
+    from posviz.encodings.multimodal_prompt import video_time_ids, vl_prompt
+    from posviz.figures import multimodal, multimodal_pairs
+    from posviz.ui.cache import chart as cached
+    from posviz.ui.vision.settings import VisionSettings
+    from tests.figures.test_multimodal import offsets_of, prompt_of, side_of, video_of
 
     s = VisionSettings()
-    sk, ok = project(s, SequenceKey), project(s, OffsetKey)
-    side = max(s.image_rows, s.image_cols)
     calls = {
-        "grid": (charts.grid, (sk,)),
-        "sequence": (charts.sequence, (sk,)),
-        "pairs": (charts.pairs, (s.vl_model, side)),
-        "time": (charts.time, (sk,)),
-        "offsets": (charts.offsets, (ok,)),
-        "split": (charts.split, ()),
+        "grid": (multimodal.grid, prompt_of(s)),
+        "sequence": (multimodal.sequence, prompt_of(s)),
+        "pairs": (multimodal_pairs.pairs, dict(vl_model=s.vl_model, side=side_of(s))),
+        "time": (multimodal.time, video_of(s)),
+        "offsets": (multimodal_pairs.offsets, offsets_of(s)),
+        "split": (multimodal_pairs.split, {}),
     }
-    built = {name: fn.uncached(*args, False) for name, (fn, args) in calls.items()}
+    built = {name: fn(**args) for name, (fn, args) in calls.items()}
     for name, (fn, args) in calls.items():
-        assert csv_of(fn(*args, False)) == csv_of(built[name]), name  # through the cache: the same text
+        assert csv_of(cached(fn, **args, lecture=False)) == csv_of(built[name]), name  # through the cache: the same
 
-    v = sequence_view(sk)
+    v = vl_prompt(**prompt_of(s))
     ids = ["t", "h", "w"]
     original = [f"{a} original" for a in ids]
     assert csv_of(built["grid"]) == csv_of(built["sequence"])  # the grid's data is the whole sequence
     sequence = frame_of(built["sequence"], ["token", "kind", "mm_token_type_id", *ids, *original])
     assert_column(sequence, "token", np.arange(len(v.types)))
-    assert_column(sequence, "mm_token_type_id", v.types)
+    assert_column(sequence, "mm_token_type_id", v.types.numpy())
     for a, (name, old) in enumerate(zip(ids, original, strict=True)):
-        assert_column(sequence, name, v.ids[a])
-        assert_column(sequence, old, v.original[a])
-    assert sum(b.stop - b.start for b in v.blocks) == len(sequence)  # the blocks cover every token
-    for b in v.blocks:
-        assert set(sequence["kind"].iloc[b.start : b.stop]) == {b.kind}, b
+        assert_column(sequence, name, v.ids[a].numpy())
+        assert_column(sequence, old, v.original[a].numpy())
+    assert sum(r.stop - r.start for r in v.runs) == len(sequence)  # the runs cover every token
+    for r in v.runs:
+        assert set(sequence["kind"].iloc[r.start : r.stop]) == {r.kind}, r
 
-    p = pairs_view(s.vl_model)
+    p = mrope_pairs(s.vl_model)
     pairs = frame_of(built["pairs"], ["pair k", "wavelength (tokens)", "blocks axis", "interleaved axis"])
     assert_column(pairs, "pair k", np.arange(len(p.wavelength)))
-    assert_column(pairs, "wavelength (tokens)", p.wavelength)
+    assert_column(pairs, "wavelength (tokens)", p.wavelength.numpy())
     axis_of = {name: a for a, name in enumerate(ids)}
     np.testing.assert_array_equal(pairs["blocks axis"].map(axis_of), p.blocks)
     np.testing.assert_array_equal(pairs["interleaved axis"].map(axis_of), p.interleaved)
 
-    t = time_view(sk)
+    t = video_time_ids(**video_of(s))
     time = frame_of(built["time"], ["temporal patch", "start (s)", "time id, frame index", "time id, seconds"])
     for name, values in zip(time.columns, (t.frames, t.seconds, t.frame_ids, t.second_ids), strict=True):
-        assert_column(time, name, values)
+        assert_column(time, name, values.numpy())
 
-    o = offset_view(ok)
-    chosen, other = f"score, query ({ok.q_row}, {ok.q_col})", f"score, query {o.other_patch}"
+    args = offsets_of(s)
+    o = offset_maps(args.pop("encoder"), height=args["height"], width=args["width"], row=args["q_row"],
+                    col=args["q_col"], seed=args["seed"])  # fmt: skip
+    h, w = args["height"], args["width"]
+    chosen, other = f"score, query ({s.q_row}, {s.q_col})", f"score, query {o.other_patch}"
     offsets = frame_of(built["offsets"], ["dh", "dw", chosen, other])
-    for name, matrix in ((chosen, o.chosen), (other, o.other)):
+    for name, matrix in ((chosen, o.chosen.numpy()), (other, o.other.numpy())):
         grid = offsets.pivot(index="dh", columns="dw", values=name)
-        assert list(grid.index) == list(range(-(o.height - 1), o.height))
-        assert list(grid.columns) == list(range(-(o.width - 1), o.width))
+        assert list(grid.index) == list(range(-(h - 1), h))
+        assert list(grid.columns) == list(range(-(w - 1), w))
         np.testing.assert_array_equal(grid.to_numpy().astype(matrix.dtype), matrix, err_msg=name)
 
-    sp = split_view()
+    splits = encoder_splits()
     split = frame_of(built["split"], ["encoder", "pair k", "axis", "wavelength (patches)", "channel a", "channel b"])
-    assert list(dict.fromkeys(split["encoder"])) == list(sp.names)
-    assert len(split) == sum(len(a) for a in sp.axis)
-    for name, axis, wavelength, channels in zip(sp.names, sp.axis, sp.wavelength, sp.channels, strict=True):
-        rows = split[split["encoder"] == name]
-        assert_column(rows, "pair k", np.arange(len(axis)))
-        np.testing.assert_array_equal(rows["axis"].map({"row": 0, "column": 1}), axis, err_msg=name)
-        assert_column(rows, "wavelength (patches)", wavelength)
-        assert_column(rows, "channel a", channels[:, 0])
-        assert_column(rows, "channel b", channels[:, 1])
+    assert list(dict.fromkeys(split["encoder"])) == [e.name for e in splits]
+    assert len(split) == sum(len(e.axis) for e in splits)
+    for e in splits:
+        rows = split[split["encoder"] == e.name]
+        assert_column(rows, "pair k", np.arange(len(e.axis)))
+        np.testing.assert_array_equal(rows["axis"].map({"row": 0, "column": 1}), e.axis, err_msg=e.name)
+        assert_column(rows, "wavelength (patches)", e.wavelength.numpy())
+        assert_column(rows, "channel a", e.channels[:, 0].numpy())
+        assert_column(rows, "channel b", e.channels[:, 1].numpy())
 
 
 # ---------------------------------------------------------------- /models

@@ -1,24 +1,24 @@
 """Every generated /vision snippet runs and rebuilds the tensors the page draws.
 
 The snippets write get_rope_index, the t/h/w layouts and the vision rotary modules out in
-plain torch, so this also checks the page's views against a second implementation.
+plain torch, so this also checks the page's figures (their CSVs) against a second implementation.
 """
 
 from __future__ import annotations
 
-import warnings
+import io
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
-from posviz.ui.settings import project
+from posviz.encodings.model_vision import ENCODERS, PRESETS
+from posviz.encodings.multimodal import mrope_axes
+from posviz.figures import multimodal, multimodal_pairs
 from posviz.ui.vision import snippets
-from posviz.ui.vision.settings import ENCODERS, PRESETS, OffsetKey, SequenceKey, VisionSettings
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
-    from posviz.ui.vision import views
+from posviz.ui.vision.settings import VisionSettings
+from tests.figures.test_multimodal import offsets_of, prompt_of, video_of
 
 SETTINGS = {
     "default": VisionSettings(),
@@ -35,14 +35,18 @@ def run(code: str) -> dict:
     return scope
 
 
+def csv(chart) -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(chart.csv()))
+
+
 @pytest.mark.parametrize("name", list(SETTINGS))
-def test_ids_snippet_rebuilds_the_sequence_view(name, capsys):
-    k = project(SETTINGS[name], SequenceKey)
-    out = run(snippets.ids_snippet(k))
-    v = views.sequence_view(k)
-    assert out["types"] == v.types.tolist()
-    np.testing.assert_array_equal(out["ids"].numpy(), v.ids)
-    np.testing.assert_array_equal(out["ids_original"].numpy(), v.original)
+def test_ids_snippet_rebuilds_the_sequence(name, capsys):
+    s = SETTINGS[name]
+    out = run(snippets.ids_snippet(s))
+    drawn = csv(multimodal.sequence(**prompt_of(s)))
+    assert out["types"] == drawn["mm_token_type_id"].tolist()
+    np.testing.assert_array_equal(out["ids"].numpy(), drawn[["t", "h", "w"]].to_numpy().T)
+    np.testing.assert_array_equal(out["ids_original"].numpy(), drawn[["t original", "h original", "w original"]].T)
 
 
 @pytest.mark.parametrize("model", list(PRESETS))
@@ -50,35 +54,40 @@ def test_pairs_snippet_gives_each_model_its_layout(model, capsys):
     out = run(snippets.pairs_snippet(model))
     p = PRESETS[model]
     axes = out["interleaved"] if p.interleaved else out["blocks"]
-    from posviz.encodings.multimodal import mrope_axes
-
     assert torch.equal(axes, mrope_axes(p.head_dim, p.mrope_section, interleaved=p.interleaved))
-    np.testing.assert_allclose(out["wavelength"].numpy(), views.pairs_view(model).wavelength, rtol=1e-12)
+    drawn = csv(multimodal_pairs.pairs(vl_model=model, side=4))
+    np.testing.assert_allclose(out["wavelength"].numpy(), drawn["wavelength (tokens)"], rtol=1e-12)
+    own = drawn["interleaved axis" if p.interleaved else "blocks axis"]  # the figure draws each layout as shipped
+    assert np.array(["t", "h", "w"])[axes.numpy()].tolist() == own.tolist()
 
 
 @pytest.mark.parametrize("encoder", list(ENCODERS))
 def test_offsets_snippet_rebuilds_the_heatmaps(encoder, capsys):
-    k = project(VisionSettings(encoder=encoder, q_row=2, q_col=5, seed=3), OffsetKey)
-    out = run(snippets.offsets_snippet(k))
-    v = views.offset_view(k)
-    np.testing.assert_allclose(out["chosen"].numpy(), v.chosen, atol=1e-9, equal_nan=True)
-    np.testing.assert_allclose(out["other"].numpy(), v.other, atol=1e-9, equal_nan=True)
+    s = VisionSettings(encoder=encoder, q_row=2, q_col=5, seed=3)
+    out = run(snippets.offsets_snippet(s))
+    drawn = csv(multimodal_pairs.offsets(**offsets_of(s)))
+    chosen, other = drawn.columns[2:]  # score, query (2, 5); score, query <the other patch>
+    for name, got in ((chosen, out["chosen"]), (other, out["other"])):
+        grid = drawn.pivot(index="dh", columns="dw", values=name).to_numpy()
+        np.testing.assert_allclose(got.numpy(), grid, atol=1e-9, equal_nan=True)
 
 
 def test_split_snippet_rebuilds_every_encoder(capsys):
     out = run(snippets.split_snippet())
-    v = views.split_view()
-    assert list(out["splits"]) == list(v.names)
-    for (axis, wave), a, w in zip(out["splits"].values(), v.axis, v.wavelength, strict=True):
-        np.testing.assert_array_equal(axis.numpy(), a)
-        np.testing.assert_allclose(wave.numpy(), w, rtol=1e-6)
+    drawn = csv(multimodal_pairs.split())
+    assert list(out["splits"]) == list(dict.fromkeys(drawn["encoder"]))
+    for name, (axis, wave) in out["splits"].items():
+        rows = drawn[drawn["encoder"] == name]
+        np.testing.assert_array_equal(axis.numpy(), rows["axis"].map({"row": 0, "column": 1}))
+        np.testing.assert_allclose(wave.numpy(), rows["wavelength (patches)"], rtol=1e-6)
 
 
 @pytest.mark.parametrize("name", list(SETTINGS))
-def test_time_snippet_rebuilds_the_time_view(name, capsys):
-    k = project(SETTINGS[name], SequenceKey)
-    out = run(snippets.time_snippet(k))
-    v = views.time_view(k)
-    np.testing.assert_array_equal(out["frame_ids"].numpy(), v.frame_ids)
-    np.testing.assert_array_equal(out["second_ids"].numpy(), v.second_ids)
-    assert out["resume"] == v.resume
+def test_time_snippet_rebuilds_the_time_figure(name, capsys):
+    s = SETTINGS[name]
+    out = run(snippets.time_snippet(s))
+    chart = multimodal.time(**video_of(s))
+    drawn = csv(chart)
+    np.testing.assert_array_equal(out["frame_ids"].numpy(), drawn["time id, frame index"])
+    np.testing.assert_array_equal(out["second_ids"].numpy(), drawn["time id, seconds"])
+    assert f"next text starts at start + {out['resume']} (5.23)" in str(chart.spec["layout"]["annotations"])

@@ -1,1 +1,1 @@
-"""The CoPE page: settings, inputs, cached views and figures, notes, code snippets and prose."""
+"""The CoPE page: settings, inputs (text box, inspected pair, gate table), notes, code snippets and prose."""

@@ -15,11 +15,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from posviz.encodings.tokens import count_tokens, tokenize
+from posviz.encodings.cope_toy import word_gates
+from posviz.encodings.tokens import count_tokens
+from posviz.figures.cope import COPE_MAX_TOKENS, tokens_of
 from posviz.ui.controls import control
 from posviz.ui.cope import texts
-from posviz.ui.cope.settings import COPE_MAX_TOKENS, KEY, MASK_AFTER, QUERY, TEXT, CopeSettings, SidebarSettings
-from posviz.ui.cope.views import default_custom_gates
+from posviz.ui.cope.settings import KEY, MASK_AFTER, QUERY, TEXT, CopeSettings, SidebarSettings
 from posviz.ui.params import narrowed
 
 
@@ -34,7 +35,7 @@ class Tokens:
 def text_control(side: SidebarSettings, where: Any) -> tuple[CopeSettings, Tokens]:
     """The text box (bound to ``text``) and its tokens, at most ``COPE_MAX_TOKENS``."""
     text = control(TEXT, where=where)
-    tokens = tokenize(text, limit=COPE_MAX_TOKENS)
+    tokens = tokens_of(text)
     total = len(tokens) if len(tokens) < COPE_MAX_TOKENS else count_tokens(text)
     return CopeSettings(**asdict(side), text=text), Tokens(tokens=tokens, total=total)
 
@@ -55,7 +56,7 @@ def mask_after_control(where: Any) -> bool:
 def custom_gate_table(s: CopeSettings, tokens: list[str]) -> np.ndarray:
     """The per-token gate table (``st.data_editor``); returns (n,) float32 in [0, 1]."""
     frame = pd.DataFrame(
-        {"token": tokens, "gate": default_custom_gates(tokens)}, index=pd.RangeIndex(len(tokens), name="j")
+        {"token": tokens, "gate": word_gates(tokens).numpy()}, index=pd.RangeIndex(len(tokens), name="j")
     )
     digest = hashlib.sha1(s.text.encode("utf-8", "replace")).hexdigest()[:16]
     st.caption(texts.CUSTOM_GATES)

@@ -1,14 +1,11 @@
-"""The CoPE page's notes and tables that depend on the settings and views (plain text and frames)."""
+"""The CoPE page's notes that depend on the settings and the text (plain text)."""
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
 from posviz.encodings.positions import display_positions, display_stride
+from posviz.figures.cope import COPE_MAX_TOKENS, MAIN_POINTS
 from posviz.figures.layout import number
-from posviz.ui.cope.settings import COPE_MAX_CHARS, COPE_MAX_TOKENS, MAIN_POINTS
-from posviz.ui.cope.views import PairView, RowView
+from posviz.ui.cope.settings import COPE_MAX_CHARS
 
 
 def allowance_note(n: int) -> str:
@@ -30,45 +27,14 @@ def cut_note(total: int) -> str | None:
     return f"The text has {total} tokens; the page reads the first {COPE_MAX_TOKENS}."
 
 
-def gates_subtitle(mode: str, temperature: float) -> str:
-    return {
-        "count-tokens": "count-tokens: every gate is 1, so p_ij = i − j + 1, a plain relative position",
-        "count-sentences": "count-sentences: gates are 1 on . ! ? and 0 elsewhere, so positions count sentences",
-        "random": f"random: sigmoid(q_i · k_j / {temperature:g}) with toy q, k",
-        "custom": "custom: the table's gate of each key, the same for every query",
-    }[mode]
-
-
-def leak_note(row: RowView, npos_max: int) -> str:
-    """What the pitfall does to the inspected query's row."""
-    if row.future_sum == 0:
+def leak_note(query: int, future_sum: float, npos_max: int) -> str:
+    """What the pitfall does to the inspected query's row, whose future keys' gates sum to ``future_sum``."""
+    if future_sum == 0:
         return (
-            f"Query i = {row.query} has no future gates that fire (it is the last token, or no later key's gate "
+            f"Query i = {query} has no future gates that fire (it is the last token, or no later key's gate "
             "is above 0): its row is unchanged. Pick an earlier query to see its positions shift."
         )
     return (
-        f"Query i = {row.query}: its future keys' gates sum to {number(row.future_sum, 3)}, so with the mask after the "
+        f"Query i = {query}: its future keys' gates sum to {number(future_sum, 3)}, so with the mask after the "
         f"gates each of its positions is that much too large (up to the clamp at {npos_max - 1})."
     )
-
-
-def token_frame(tokens: list[str], gates: np.ndarray, query: int) -> pd.DataFrame:
-    """The tokens as read, with the inspected query's gate of each key (0 for future keys)."""
-    frame = pd.DataFrame({"token": tokens}, index=pd.RangeIndex(len(tokens), name="j"))
-    frame[f"gate g_ij for i = {query}"] = np.round(gates.astype(np.float64), 4)
-    return frame
-
-
-def pair_frame(pv: PairView) -> dict[str, list]:
-    """The inspected pair's interpolation, one row."""
-    return {
-        "query i": [pv.query],
-        "key j": [pv.key],
-        "p_ij": [round(pv.p, 6)],
-        "floor": [pv.floor],
-        "ceil": [pv.ceil],
-        "w": [round(pv.w, 6)],
-        "z_i[floor]": [round(pv.z_floor, 6)],
-        "z_i[ceil]": [round(pv.z_ceil, 6)],
-        "z_i[p_ij]": [round(pv.value, 6)],
-    }

@@ -1,25 +1,20 @@
-"""The CoPE page's settings: its URL parameters (defaults written once), cache keys and rules."""
+"""The CoPE page's settings: its URL parameters (defaults written once), and rules."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TypeVar
 
+from posviz.encodings.cope_toy import MODES
 from posviz.encodings.tokens import tokenize
+from posviz.figures.cope import COPE_MAX_TOKENS
 from posviz.ui.params import PARAMS, Param
-from posviz.ui.settings import project, setting
+from posviz.ui.settings import setting
 
 COPE_MAX_CHARS = 20000
-COPE_MAX_TOKENS = 4096
 COPE_TEXT = (
     "The cat sat on the mat. It was warm there! Then the dog came in, and it sat down too. "
     "Both slept. Who woke up first?"
 )
-
-MAIN_POINTS = 160  # per axis for the gate, position and logit heatmaps
-ATTN_POINTS = 96  # per axis for each of the three attention panels
-PITFALL_POINTS = 112  # per axis for the pitfall panels
-BAR_POINTS = 400  # keys in the counting bar chart
 
 TEXT = Param(
     "text",
@@ -37,7 +32,7 @@ MODE = Param(
     "choice",
     "random",  # fractional gates: the default pair's position lies between two integers, so it interpolates
     "radio",
-    options=("count-tokens", "count-sentences", "random", "custom"),
+    options=MODES,
     option_labels={
         "count-tokens": "every gate 1: a relative position",
         "count-sentences": "1 on . ! ? only: counts sentences",
@@ -46,7 +41,6 @@ MODE = Param(
     },
     help="Where the gates g_ij come from; a trained model computes sigmoid(q_i · k_j).",
 )
-MODES = MODE.options
 NPOS_MAX = Param(
     "npos_max",
     "Positions npos_max",
@@ -114,41 +108,10 @@ class CopeSettings(SidebarSettings):
     mask_after: bool = setting(MASK_AFTER)
 
 
-@dataclass(frozen=True)
-class ViewKey:
-    """What the matrices depend on: the text, the gates' source and the toy tensors (not the inspected pair)."""
-
-    mode: str
-    temperature: float
-    npos_max: int
-    dim: int
-    seed: int
-    text: str
-
-
-@dataclass(frozen=True)
-class RowKey(ViewKey):
-    """The inspected query's row: its positions and what CoPE counted."""
-
-    query: int
-
-
-@dataclass(frozen=True)
-class PairKey(RowKey):
-    """The inspected pair ``(query, key)``: its interpolation."""
-
-    key: int
-
-
-K = TypeVar("K", bound=ViewKey)
-
-
-def gate_key(s: CopeSettings, cls: type[K]) -> K:
-    """The projection ``cls`` of ``s``, with the temperature only where the gates use it (random mode):
-    moving it in another mode rebuilds nothing."""
-    if s.mode != "random":
-        s = replace(s, temperature=TEMPERATURE.default)
-    return project(s, cls)
+def gate_temperature(s: CopeSettings) -> float:
+    """The temperature the gates use: the setting in random mode, else the default (the gates ignore it, so
+    moving it in another mode rebuilds nothing)."""
+    return s.temperature if s.mode == "random" else TEMPERATURE.default
 
 
 def problem(s: CopeSettings) -> str | None:

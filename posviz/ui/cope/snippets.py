@@ -6,9 +6,12 @@ compares its tensors with the page's.
 
 from __future__ import annotations
 
+from posviz.encodings.positions import display_stride
 from posviz.encodings.tokens import SENTENCE_ENDS, TOKEN_PATTERN
+from posviz.figures.cope import ATTN_POINTS, COPE_MAX_TOKENS, MAIN_POINTS
+from posviz.figures.cope_pitfall import PITFALL_POINTS
 from posviz.ui.code import SHOWN_FN
-from posviz.ui.cope.settings import COPE_MAX_TOKENS, CopeSettings
+from posviz.ui.cope.settings import CopeSettings
 
 _GATES = {
     "count-tokens": [
@@ -62,7 +65,10 @@ weights_cope = attend(content + pos_logits)[:, cols]
 """
 
 
-def cope_snippet(s: CopeSettings, *, part: str, stride: int = 1, custom: list[float] | None = None) -> str:
+POINTS = {"matrices": MAIN_POINTS, "attention": ATTN_POINTS, "pitfall": PITFALL_POINTS}  # shown rows per part
+
+
+def cope_snippet(s: CopeSettings, *, part: str, n: int = 1, custom: list[float] | None = None) -> str:
     """Code that rebuilds one of the CoPE page's tensors.
 
     Args:
@@ -72,7 +78,7 @@ def cope_snippet(s: CopeSettings, *, part: str, stride: int = 1, custom: list[fl
             ``weights_cope``, (rows, cols)), ``"row"`` (the inspected query
             alone: ``pos[0]``, ``logits_int[0]`` and the pair ``(query, key)``)
             or ``"pitfall"`` (also ``pos_wrong``: the mask applied after the gates).
-        stride: stride of the shown rows and columns (1: all).
+        n: the text's tokens (as the page reads them): the shown rows and columns are those of its figure.
         custom: the table's gate per token, in custom mode.
     """
     lines = ["import math", "import re", "", "import torch", "", "", SHOWN_FN, ""]
@@ -95,6 +101,7 @@ def cope_snippet(s: CopeSettings, *, part: str, stride: int = 1, custom: list[fl
     if part == "row":
         lines += [f"query, key = {s.query}, {s.key}", "rows = torch.tensor([query])  # the inspected query"]
     else:
+        stride = display_stride(n, POINTS[part])
         lines += [f"rows = shown(n, {stride})  # the query rows drawn", f"cols = shown(n, {stride})  # the keys drawn"]
     lines.append("future = torch.arange(n)[None, :] > rows[:, None]  # (rows, n): keys j > i")
     lines += _GATES[s.mode]

@@ -1,15 +1,12 @@
-"""The /vision page's settings: its URL parameters (defaults written once), cache keys; presets from model_vision."""
+"""The /vision page's settings: its URL parameters (defaults written once); presets from model_vision."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from posviz.encodings.model_vision import ENCODERS, PRESETS, Preset  # noqa: F401  the page and views read them here
+from posviz.encodings.model_vision import ENCODERS, PRESETS
 from posviz.ui.params import PARAMS, Param
 from posviz.ui.settings import setting
-
-STAMP_TOKENS = 3  # Qwen3-VL's timestamp text before each frame after the first ("<1.0 seconds>", about 3 tokens)
-TEMPORAL_PATCH = 2  # frames per temporal patch in every Qwen-VL video processor
 
 
 def count(key: str, label: str, default: int, hi: int, help: str, widget: str = "number") -> Param:
@@ -104,35 +101,3 @@ class VisionSettings:
     q_row: int = setting(Q_ROW, bounds=lambda v: (0, v["image_rows"] * v["merge"] - 1))
     q_col: int = setting(Q_COL, bounds=lambda v: (0, v["image_cols"] * v["merge"] - 1))
     seed: int = setting(PARAMS["seed"])
-
-
-@dataclass(frozen=True)
-class SequenceKey:
-    """What the token ids depend on (not the encoder, nor the query patch)."""
-
-    vl_model: str
-    merge: int
-    text_before: int
-    image_rows: int
-    image_cols: int
-    text_mid: int
-    video: bool
-    frames: int
-    video_rows: int
-    video_cols: int
-    fps: float
-    tokens_per_second: int
-    text_after: int
-
-
-@dataclass(frozen=True)
-class OffsetKey:
-    """The 2-D relative heatmap: the encoder, the image's patch grid, the query patch, the vectors."""
-
-    encoder: str
-    merge: int
-    image_rows: int
-    image_cols: int
-    q_row: int
-    q_col: int
-    seed: int

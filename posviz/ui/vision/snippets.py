@@ -7,11 +7,13 @@ a test executes every snippet and compares its tensors with the page's.
 
 from __future__ import annotations
 
-from posviz.ui.vision.settings import ENCODERS, PRESETS, STAMP_TOKENS, TEMPORAL_PATCH, OffsetKey, SequenceKey
-from posviz.ui.vision.views import other_patch, seconds_per_grid
+from posviz.encodings.model_vision import ENCODERS, PRESETS
+from posviz.encodings.multimodal_pairs import other_patch
+from posviz.encodings.multimodal_prompt import STAMP_TOKENS, TEMPORAL_PATCH, seconds_per_grid
+from posviz.ui.vision.settings import VisionSettings
 
 
-def sequence_lines(k: SequenceKey) -> str:
+def sequence_lines(k: VisionSettings) -> str:
     """The sequence as token types and grids (the processor's mm_token_type_ids, image/video_grid_thw)."""
     lines = [
         f"m = {k.merge}  # spatial_merge_size: m x m patches make one token",
@@ -35,12 +37,12 @@ def sequence_lines(k: SequenceKey) -> str:
     return "\n".join(lines)
 
 
-def ids_snippet(k: SequenceKey) -> str:
+def ids_snippet(k: VisionSettings) -> str:
     """get_rope_index for one sequence, both resume rules."""
     interval = "1.0"
     if k.video and PRESETS[k.vl_model].seconds:
         interval = (
-            f"{k.tokens_per_second} * torch.tensor({seconds_per_grid(k)!r}, dtype=torch.float32)"
+            f"{k.tokens_per_second} * torch.tensor({seconds_per_grid(k.fps)!r}, dtype=torch.float32)"
             f" if kind == 2 else 1  # tokens_per_second x second_per_grid_t ({TEMPORAL_PATCH} frames / {k.fps:g} fps)"
         )
     return f'''\
@@ -126,7 +128,7 @@ k = torch.arange(head_dim // 2)
 pair_dims = torch.stack([k, k + head_dim // 2], dim=1)  # rotate_half: pair k is (k, k + head_dim/2)"""
 
 
-def offsets_snippet(k: OffsetKey) -> str:
+def offsets_snippet(k: VisionSettings) -> str:
     cfg = ENCODERS[k.encoder][1]
     h, w = k.image_rows * k.merge, k.image_cols * k.merge
     return f'''\
@@ -163,7 +165,7 @@ def by_offset(row, col):
     return out
 
 
-chosen, other = by_offset({k.q_row}, {k.q_col}), by_offset{other_patch(k)}
+chosen, other = by_offset({k.q_row}, {k.q_col}), by_offset{other_patch(h, w, k.q_row, k.q_col)}
 both = ~(chosen.isnan() | other.isnan())
 print("largest difference:", float((chosen - other)[both].abs().max()))  # float rounding only
 '''
@@ -179,7 +181,7 @@ def split_snippet() -> str:
     return "\n".join(parts) + "\n"
 
 
-def time_snippet(k: SequenceKey) -> str:
+def time_snippet(k: VisionSettings) -> str:
     return f"""\
 import torch
 
