@@ -3,21 +3,16 @@
 import streamlit as st
 
 from posviz.figures.layout import number
+from posviz.figures.sinusoidal import similarity, table
+from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import show_figure
 from posviz.ui.sections import on_demand
-from posviz.ui.settings import project, read_settings
-from posviz.ui.sinusoidal import charts, texts
-from posviz.ui.sinusoidal.settings import LayoutsKey, LearnedKey, SinusoidalSettings, TableKey, problem
+from posviz.ui.settings import read_settings
+from posviz.ui.sinusoidal import texts
+from posviz.ui.sinusoidal.settings import SinusoidalSettings, problem
 from posviz.ui.sinusoidal.snippets import sinusoidal_snippet
-from posviz.ui.sinusoidal.views import (
-    learned_view,
-    sim_stride,
-    similarity_view,
-    table_stride,
-    table_view,
-)
 
 s = read_settings(SinusoidalSettings)
 lecture = lecture_mode()
@@ -31,14 +26,13 @@ if problem(s):
     rule_error(problem(s))
     st.stop()
 
-tk = project(s, TableKey)
-tv = table_view(tk)
-table_code = sinusoidal_snippet(s, part="table", stride=table_stride(s.seq_len))
+shape = dict(seq_len=s.seq_len, dim=s.dim, base=s.base)  # what every figure of the table depends on
+table_code = sinusoidal_snippet(s, part="table", stride=table.table_stride(s.seq_len))
 
 section("1 · The table")
 prose(texts.TABLE)
 show_figure(
-    charts.table(tk, lecture),
+    chart(table.heatmap, **shape, layout=s.layout, lecture=lecture),
     name=f"sinusoidal_table_{s.layout}",
     alt="Heatmap of the sinusoidal table: position down, component across.",
     code=table_code,
@@ -47,42 +41,42 @@ show_figure(
 section("2 · Chosen dimensions as waves")
 prose(texts.WAVES)
 show_figure(
-    charts.waves(tk, lecture),
+    chart(table.waves, **shape, layout=s.layout, lecture=lecture),
     name="sinusoidal_waves",
     alt="A few components of the table as sine and cosine waves against position.",
     code=sinusoidal_snippet(s, part="table", stride=1),
 )
+shortest, longest, unfinished = data(table.wavelength_span, **shape)
 st.caption(
-    f"Wavelengths run from {number(tv.wavelengths[0])} to {number(tv.wavelengths[-1])} tokens "
-    f"(2π·base^((d−2)/d)); {(tv.wavelengths > s.seq_len).sum()} of {s.dim // 2} pairs never complete a period "
+    f"Wavelengths run from {number(shortest)} to {number(longest)} tokens "
+    f"(2π·base^((d−2)/d)); {unfinished} of {s.dim // 2} pairs never complete a period "
     f"within seq_len = {s.seq_len}."
 )
 
 section("3 · PE_i · PE_j depends on i − j only")
 prose(texts.SIMILARITY)
-sv = similarity_view(tk)
-sim_code = sinusoidal_snippet(s, part="similarity", stride=sim_stride(s.seq_len))
+sim_code = sinusoidal_snippet(s, part="similarity", stride=similarity.sim_stride(s.seq_len))
 show_figure(
-    charts.similarity(tk, lecture),
+    chart(similarity.matrix, **shape, lecture=lecture),
     name="sinusoidal_similarity",
     alt="Heatmap of the dot products of every pair of position vectors: constant diagonals.",
     code=sim_code,
 )
 show_figure(
-    charts.profile(tk, lecture),
+    chart(similarity.profile, **shape, layout=s.layout, lecture=lecture),
     name="sinusoidal_profile",
     alt="The dot product of two position vectors against their distance, measured from two starting positions.",
     code=sim_code,
 )
-st.caption(f"Measured: max |PE_p · PE_(p+r) − Σ_k cos(r θ_k)| = {number(sv.gap, 2)} (float64).")
+gap = data(similarity.profile_gap, **shape, layout=s.layout)
+st.caption(f"Measured: max |PE_p · PE_(p+r) − Σ_k cos(r θ_k)| = {number(gap, 2)} (float64).")
 
 section("4 · Interleaved or concatenated")
 prose(texts.LAYOUTS)
 with on_demand(texts.SHOW_LAYOUTS) as shown:
     if shown:
-        lk = project(s, LayoutsKey)
         show_figure(
-            charts.layouts(lk, lecture),
+            chart(table.layouts, **shape, lecture=lecture),
             name="sinusoidal_layouts",
             alt="The table in both layouts side by side, and the permutation matrix between them.",
             code=table_code,
@@ -92,13 +86,11 @@ section("5 · For contrast: a learned absolute table")
 prose(texts.LEARNED)
 with on_demand(texts.SHOW_LEARNED) as shown:
     if shown:
-        nk = project(s, LearnedKey)
-        lv = learned_view(nk)
         show_figure(
-            charts.learned(nk, lecture),
+            chart(similarity.learned, learned_len=s.learned_len, dim=s.dim, base=s.base, seed=s.seed, lecture=lecture),
             name="sinusoidal_learned",
             alt="Cosine similarity of position vectors: sinusoidal with diagonal bands, learned with noise.",
-            code=sinusoidal_snippet(s, part="learned", stride=lv.stride),
+            code=sinusoidal_snippet(s, part="learned", stride=similarity.learned_stride(s.learned_len)),
         )
         if s.seq_len > s.learned_len:
             st.caption(

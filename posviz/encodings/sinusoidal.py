@@ -120,6 +120,52 @@ def sinusoidal_wavelengths(dim: int, *, base: float = 10000.0) -> torch.Tensor:
     return 2 * math.pi / sinusoidal_inv_freq(dim, base=base)
 
 
+def sinusoidal_component_wavelengths(
+    components: torch.Tensor, dim: int, *, base: float = 10000.0, layout: str = "interleaved"
+) -> torch.Tensor:
+    """Tokens per period, ``2 pi base^(2k / dim)``, of each component: its pair ``k`` depends on the layout.
+
+    Args:
+        components: (c,) component indices in ``0 .. dim - 1``.
+
+    Returns:
+        (c,) float64.
+    """
+    check_layout(layout, LAYOUTS)
+    check_even_dim(dim, why=PAIRS)
+    check_base(base)
+    comps = components.to(torch.int64)
+    pair = comps // 2 if layout == "interleaved" else comps % (dim // 2)  # (c,)
+    return 2 * math.pi * base ** (2.0 * pair.to(torch.float64) / dim)
+
+
+def sinusoidal_unfinished_pairs(length: int, dim: int, *, base: float = 10000.0) -> int:
+    """How many pairs do not complete one period within ``length`` tokens (wavelength above ``length``)."""
+    return int((sinusoidal_wavelengths(dim, base=base) > length).sum())
+
+
+def sinusoidal_profile_gap(
+    starts: tuple[int, ...],
+    distances: torch.Tensor,
+    dim: int,
+    *,
+    base: float = 10000.0,
+    layout: str = "interleaved",
+    length: int,
+) -> float:
+    """``max |PE(p) . PE(p + r) - sum_k cos(r theta_k)|`` over the ``starts`` p and the distances (r,) that stay
+    inside a sequence of ``length``: how far the table's dot products are from the closed form (0 if none is inside).
+    """
+    closed = sinusoidal_similarity(distances, dim, base=base)  # (r,)
+    gap = 0.0
+    for p in starts:
+        dots = sinusoidal_similarity_from(p, distances, dim, base=base, layout=layout, length=length)  # (r,)
+        inside = ~torch.isnan(dots)
+        if inside.any():
+            gap = max(gap, float((dots - closed)[inside].abs().max()))
+    return gap
+
+
 def learned_table(
     num_positions: int, dim: int, *, generator: torch.Generator, std: float = LEARNED_STD
 ) -> torch.Tensor:

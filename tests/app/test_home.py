@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import assert_healthy, open_page, value_of, warnings
+from posviz.schemes import SCHEMES
+
+from .conftest import assert_healthy, open_page, tables, value_of, warnings
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +23,30 @@ def _metric(at, starts_with: str) -> float:
 def test_home_renders_without_exception(home):
     assert_healthy(home)
     assert home.title and "position" in home.title[0].value
-    assert len(home.dataframe) >= 2  # the permutation table and the scheme map
+    assert not home.dataframe  # read-only tables are static HTML (posviz.ui.tables), no data grid
+    demo, schemes = tables(home)  # the permutation table and the scheme map
+    assert list(schemes["scheme"]) == [s.title for s in SCHEMES] and list(schemes["how"]) == [s.how for s in SCHEMES]
+    assert list(demo["word"]) == ["dog", "bites", "man"] * 2
+    assert list(demo["position term"]) == ["none"] * 3 + ["T5 bias"] * 3
+
+
+def _vector(text: str) -> list[float]:
+    return [float(v) for v in text.split(", ")]
+
+
+def test_permutation_table_shows_each_words_output_in_both_orders(home):
+    demo = tables(home)[0]
+    before, after = "output in 'dog bites man'", "output in 'man bites dog'"
+    for _, row in demo.iterrows():
+        a, b = _vector(row[before]), _vector(row[after])
+        assert len(a) == len(b) == 4
+        largest = max(abs(x - y) for x, y in zip(a, b, strict=True))  # of the 3-decimal texts: within 1e-3
+        if row["position term"] == "none":
+            assert a == b and row["largest change"] == "0 (float rounding)", row.to_dict()
+        else:
+            assert float(row["largest change"]) == pytest.approx(largest, abs=1.5e-3), row.to_dict()
+    with_bias = demo[demo["position term"] == "T5 bias"]
+    assert max(float(c) for c in with_bias["largest change"]) == _metric(home, "... with a T5 relative bias")
 
 
 def test_permutation_demo_needs_position(home):

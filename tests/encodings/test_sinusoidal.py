@@ -160,3 +160,47 @@ def test_measured_similarity_equals_the_closed_form_and_stops_at_the_end():
         closed = sinusoidal_similarity(r, 16, base=100.0)
         assert torch.allclose(got[:4], closed[:4], atol=1e-9)
         assert torch.isnan(got[4])  # 7 + 90 is past a 60-token sequence
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat"])
+@pytest.mark.parametrize(("dim", "base"), [(2, 10000.0), (8, 10000.0), (64, 500000.0), (16, 500.0)])
+def test_component_wavelengths_are_the_period_of_each_column(layout, dim, base):
+    """Each column of the table repeats after its wavelength: PE(p + λ) = PE(p) for every p (checked at
+    non-integer p: the wavelength is not a whole number of tokens)."""
+    from posviz.encodings.sinusoidal import sinusoidal_component_wavelengths
+
+    comps = torch.arange(dim)
+    got = sinusoidal_component_wavelengths(comps, dim, base=base, layout=layout)
+    assert got.shape == (dim,) and got.dtype == torch.float64
+    p = torch.tensor([0.0, 0.5, 3.0, 17.25], dtype=torch.float64)
+    for c, lam in zip(comps.tolist(), got.tolist(), strict=True):
+        start = sinusoidal_table(p, dim, base=base, layout=layout, dtype=torch.float64)[:, c]
+        shifted = sinusoidal_table(p + lam, dim, base=base, layout=layout, dtype=torch.float64)[:, c]
+        torch.testing.assert_close(shifted, start, rtol=0, atol=1e-9 * max(lam, 1.0))
+    pair = comps // 2 if layout == "interleaved" else comps % (dim // 2)  # each column's pair, by hand
+    torch.testing.assert_close(got, sinusoidal_wavelengths(dim, base=base)[pair], rtol=1e-13, atol=0)
+    with pytest.raises(ValueError, match="layout"):
+        sinusoidal_component_wavelengths(comps, dim, base=base, layout="half")
+
+
+@pytest.mark.parametrize("length", [1, 6, 7, 62, 63, 629, 630, 10**9])
+def test_unfinished_pairs_count_wavelengths_past_the_length(length):
+    from posviz.encodings.sinusoidal import sinusoidal_unfinished_pairs
+
+    periods = [2 * math.pi * 10.0 ** (2 * k / 8) for k in range(4)]  # 6.28, 62.8, 628, 6283 tokens
+    assert sinusoidal_unfinished_pairs(length, 8, base=10.0) == sum(lam > length for lam in periods)
+
+
+def test_profile_gap_is_float_rounding_and_zero_with_nothing_to_measure():
+    from posviz.encodings.sinusoidal import sinusoidal_profile_gap, sinusoidal_similarity_from
+
+    r = torch.arange(1, 200)
+    for layout in ("interleaved", "concat"):
+        gap = sinusoidal_profile_gap((0, 33), r, 64, base=10000.0, layout=layout, length=100)
+        closed = sinusoidal_similarity(r, 64)
+        want = max(
+            float(np.nanmax(np.abs((sinusoidal_similarity_from(p, r, 64, layout=layout, length=100) - closed).numpy())))
+            for p in (0, 33)
+        )
+        assert gap == want and 0 < gap < 1e-11  # some rounding, no more
+    assert sinusoidal_profile_gap((5,), r, 8, length=3) == 0.0  # start past the sequence: nothing measured

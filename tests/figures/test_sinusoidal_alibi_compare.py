@@ -14,8 +14,9 @@ from posviz.encodings.positions import display_positions
 from posviz.encodings.sinusoidal import concat_permutation, sinusoidal_inv_freq, sinusoidal_table
 from posviz.figures import alibi as afig
 from posviz.figures import compare as cfig
-from posviz.figures import sinusoidal as sfig
 from posviz.figures.common import MASK_COLOR
+from posviz.figures.sinusoidal import similarity as ssim
+from posviz.figures.sinusoidal import table as stab
 from posviz.schemes import COMPARED
 from posviz.ui.compare.settings import CompareSettings
 
@@ -27,7 +28,7 @@ with warnings.catch_warnings():
 def test_table_figure_carries_the_table_and_says_when_strided():
     pos = torch.tensor([0, 10, 20, 29])
     table = sinusoidal_table(pos, 8, layout="concat")
-    f = sfig.table_figure(table.numpy(), positions=pos.numpy(), seq_len=30, layout="concat", base=10000.0)
+    f = stab.table_figure(table.numpy(), positions=pos.numpy(), seq_len=30, layout="concat", base=10000.0)
     (trace,) = [t for t in f.data if t.type == "heatmap"]
     z = np.asarray(trace.z)
     # stride 10: pair 0 (wavelength 2 pi, components 0 and 4 in concat) is below two strides: left out
@@ -46,7 +47,7 @@ def test_table_at_131072_tokens_draws_no_aliasing_noise():
     pos = display_positions(seq_len, 192)
     stride = int(pos[1] - pos[0])
     table = sinusoidal_table(pos, dim).numpy()
-    f = sfig.table_figure(table, positions=pos.numpy(), seq_len=seq_len, layout="interleaved", base=10000.0)
+    f = stab.table_figure(table, positions=pos.numpy(), seq_len=seq_len, layout="interleaved", base=10000.0)
     z = np.asarray(next(t for t in f.data if t.type == "heatmap").z)
     waves = (2 * np.pi / sinusoidal_inv_freq(dim).numpy()).repeat(2)  # interleaved: sin, cos of each pair
     shown = ~np.isnan(z).all(0)
@@ -62,7 +63,7 @@ def test_waves_draw_an_aliased_component_as_its_band():
     values = sinusoidal_table(pos, dim)[:, comps].numpy()
     labels = [f"component {c}" for c in comps]
     wavelengths = 2 * np.pi * 10000.0 ** (2 * (np.array(comps) // 2) / dim)  # interleaved: pair = component // 2
-    f = sfig.waves_figure(
+    f = stab.waves_figure(
         pos.numpy(), values, components=comps, labels=labels, seq_len=seq_len, wavelengths=wavelengths
     )
     by_name = {t.name.split(":")[0]: t for t in f.data}
@@ -72,14 +73,14 @@ def test_waves_draw_an_aliased_component_as_its_band():
     for c in (32, 63):  # slow enough: the wave itself
         np.testing.assert_allclose(by_name[f"component {c}"].y, values[:, comps.index(c)])
     assert "shaded: aliased" in f.layout.title.subtitle.text
-    plain = sfig.waves_figure(pos.numpy(), values, components=comps, labels=labels, seq_len=seq_len)
+    plain = stab.waves_figure(pos.numpy(), values, components=comps, labels=labels, seq_len=seq_len)
     assert not any(t.fill for t in plain.data)  # without wavelengths the figure cannot know: unchanged
 
 
 def test_layouts_figure_permutation_maps_interleaved_to_concat():
     pos = torch.arange(6)
     inter, concat = sinusoidal_table(pos, 8), sinusoidal_table(pos, 8, layout="concat")
-    f = sfig.layouts_figure(inter.numpy(), concat.numpy(), concat_permutation(8).numpy(), positions=pos.numpy())
+    f = stab.layouts_figure(inter.numpy(), concat.numpy(), concat_permutation(8).numpy(), positions=pos.numpy())
     p = np.asarray(f.data[2].z).astype(np.float32)  # (interleaved, concat)
     np.testing.assert_allclose(inter.numpy() @ p, concat.numpy())
 
@@ -87,7 +88,7 @@ def test_layouts_figure_permutation_maps_interleaved_to_concat():
 def test_profile_figure_measured_points_lie_on_the_curve():
     r = np.arange(1, 50)
     closed = np.cos(r[:, None] * 10000.0 ** (-np.arange(0, 8, 2) / 8)).sum(-1)
-    f = sfig.profile_figure(r, closed, {"from p = 0": closed + 1e-9}, dim=8)
+    f = ssim.profile_figure(r, closed, {"from p = 0": closed + 1e-9}, dim=8)
     assert [t.mode for t in f.data] == ["lines", "markers"]
     np.testing.assert_allclose(np.asarray(f.data[1].y), np.asarray(f.data[0].y), atol=1e-6)
     assert f.layout.xaxis.type == "log"

@@ -7,16 +7,16 @@ the block means computed the slow way.
 
 from __future__ import annotations
 
+import io
 import math
 
 import numpy as np
+import pandas as pd
 import torch
 
 from posviz.encodings.sinusoidal import sinusoidal_table
 from posviz.encodings.t5 import t5_bias
-from posviz.ui.settings import project
-from posviz.ui.sinusoidal.settings import SinusoidalSettings, TableKey
-from posviz.ui.sinusoidal.views import similarity_view
+from posviz.figures.sinusoidal import similarity
 from posviz.ui.t5.settings import GridKey
 from posviz.ui.t5.views import grid_axes, grid_view
 
@@ -50,13 +50,14 @@ def test_t5_all_heads_at_128_shows_a_period_3_bias_as_its_mean():
 
 
 def test_sinusoidal_similarity_draws_no_false_stripes():
-    s = SinusoidalSettings(seq_len=1024, dim=2)  # one pair: theta = 1, a wave of period 2 pi
-    v = similarity_view.__wrapped__(project(s, TableKey))
-    pos = v.positions
+    chart = similarity.matrix(seq_len=1024, dim=2, base=10000.0)  # one pair: theta = 1, a wave of period 2 pi
+    drawn = pd.read_csv(io.StringIO(chart.csv()), index_col=0)  # (n, n): what the page draws, float64 as text
+    pos, sim = drawn.index.to_numpy(), drawn.to_numpy()
+    assert [int(k) for k in drawn.columns] == list(pos)
     pe = sinusoidal_table(torch.arange(1024), 2, dtype=torch.float64).numpy()  # (1024, 2)
     full = pe @ pe.T  # (1024, 1024) cos(j - i)
-    np.testing.assert_allclose(v.sim, slow_block_means(full, pos, pos, 1024, 1024), atol=1e-9)
+    np.testing.assert_allclose(sim, slow_block_means(full, pos, pos, 1024, 1024), atol=1e-9)
     stride = int(pos[1] - pos[0])
     strided = full[np.ix_(pos, pos)]  # cos(stride * (b - a)): a wave of period 2 pi / (stride mod 2 pi), stripes
     assert stride == 9 and np.abs(strided[:-2, :-2]).max() > 0.99
-    assert np.abs(v.sim[:-2, :-2]).max() < 0.06  # 9 x 9 block means: (sin 4.5 / 9 sin 0.5)² = 0.051 at most
+    assert np.abs(sim[:-2, :-2]).max() < 0.06  # 9 x 9 block means: (sin 4.5 / 9 sin 0.5)² = 0.051 at most

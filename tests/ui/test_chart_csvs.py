@@ -67,21 +67,39 @@ def test_t5_charts_carry_the_matrices_they_draw():
 
 
 def test_sinusoidal_charts_carry_what_they_draw():
-    from posviz.figures.csv import matrix_csv
-    from posviz.ui.sinusoidal import charts as sin_charts
-    from posviz.ui.sinusoidal.settings import LayoutsKey, SinusoidalSettings, TableKey
-    from posviz.ui.sinusoidal.views import layouts_view, similarity_view, table_view
+    from itertools import pairwise
 
-    s = SinusoidalSettings(seq_len=300, dim=8)
-    tk, lk = project(s, TableKey), project(s, LayoutsKey)
-    tv, sv = table_view(tk), similarity_view(tk)
-    assert sin_charts.table.uncached(tk, False).csv() == matrix_csv(tv.table, tv.positions, range(8))
-    assert sin_charts.similarity.uncached(tk, False).csv() == matrix_csv(sv.sim, sv.positions, sv.positions)
-    layouts = frame(sin_charts.layouts.uncached(lk, False))
+    import torch
+
+    from posviz.encodings.sinusoidal import sinusoidal_table
+    from posviz.figures.sinusoidal import similarity, table
+
+    shape = dict(seq_len=300, dim=8, base=10000.0)
+    pe = sinusoidal_table(torch.arange(300), 8, dtype=torch.float64).numpy()  # (300, 8) every row, interleaved
+    rows = pd.read_csv(io.StringIO(table.heatmap(**shape, layout="interleaved").csv()), index_col=0)
+    pos = rows.index.to_numpy()
+    assert len(pos) <= table.TABLE_POINTS and pos[0] == 0 and pos[-1] == 299 and table.table_stride(300) == 2
+    assert [int(c) for c in rows.columns] == list(range(8))
+    np.testing.assert_allclose(rows.to_numpy(), pe[pos], atol=1e-7)  # float32 cells
+    sim = pd.read_csv(io.StringIO(similarity.matrix(**shape).csv()), index_col=0)
+    edges = [*sim.index, 300]  # each cell: the mean of PE_i . PE_j over the blocks its positions start
+    full = pe @ pe.T
+    slow = [[full[a:b, c:d].mean() for c, d in pairwise(edges)] for a, b in pairwise(edges)]
+    assert list(sim.index) == [int(c) for c in sim.columns] == [*range(0, 300, 3), 299]
+    assert similarity.sim_stride(300) == 3
+    np.testing.assert_allclose(sim.to_numpy(), slow, atol=1e-9)
+    layouts = frame(table.layouts(**shape))
     assert list(layouts["concat component"]) == list(range(8))
-    assert list(layouts["interleaved component"]) == list(layouts_view(lk).perm)
-    waves = frame(sin_charts.waves.uncached(tk, False))
-    np.testing.assert_allclose(waves["position"], tv.wave_positions)
+    perm = layouts["interleaved component"].to_numpy()
+    np.testing.assert_array_equal(
+        sinusoidal_table(torch.arange(300), 8, layout="concat").numpy(), pe[:, perm].astype(np.float32)
+    )
+    waves = frame(table.waves(**shape, layout="concat"))
+    np.testing.assert_array_equal(waves["position"], np.arange(300))  # 300 < WAVE_POINTS: every position
+    concat = sinusoidal_table(torch.arange(300), 8, layout="concat").numpy()
+    components = [int(c.split()[1]) for c in waves.columns[1:]]
+    assert components == [0, 4, 1, 2, 3]  # sin and cos of pair 0, then the sin of pairs 1, 2 and 3
+    np.testing.assert_allclose(waves.iloc[:, 1:].to_numpy(), concat[:, components], atol=1e-7)
 
 
 def test_skew_charts_carry_what_they_draw():

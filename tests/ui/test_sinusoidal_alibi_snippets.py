@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 import io
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from posviz.figures import alibi
+from posviz.figures.sinusoidal import similarity, table
 from posviz.ui.alibi.settings import AlibiSettings
 from posviz.ui.alibi.snippets import ALIBI_PARTS, alibi_snippet
-from posviz.ui.settings import project
-from posviz.ui.sinusoidal.settings import LearnedKey, SinusoidalSettings, TableKey
+from posviz.ui.sinusoidal.settings import SinusoidalSettings
 from posviz.ui.sinusoidal.snippets import SINUSOIDAL_PARTS, sinusoidal_snippet
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
-    from posviz.ui.sinusoidal import views as sin_ui
 
 
 def run(code: str) -> dict:
@@ -34,17 +29,31 @@ SIN_SETTINGS = [
 ]
 
 
+def chart_frame(chart) -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(chart.csv()))
+
+
+def matrix_frame(chart) -> pd.DataFrame:
+    """A chart's CSV of a (query, key) matrix: query positions down, key positions across."""
+    return pd.read_csv(io.StringIO(chart.csv()), index_col=0)
+
+
 @pytest.mark.parametrize("s", SIN_SETTINGS, ids=str)
 def test_sinusoidal_snippets_match_the_page(s):
-    tv = sin_ui.table_view.__wrapped__(project(s, TableKey))
-    got = run(sinusoidal_snippet(s, part="table", stride=sin_ui.table_stride(s.seq_len)))
-    np.testing.assert_allclose(got["shown_pe"].numpy(), tv.table, atol=1e-6)
-    sv = sin_ui.similarity_view.__wrapped__(project(s, TableKey))
-    got = run(sinusoidal_snippet(s, part="similarity", stride=sin_ui.sim_stride(s.seq_len)))
-    np.testing.assert_allclose(got["sim"].numpy(), sv.sim, atol=1e-9)
-    lv = sin_ui.learned_view.__wrapped__(project(s, LearnedKey))
-    got = run(sinusoidal_snippet(s, part="learned", stride=lv.stride))
-    np.testing.assert_allclose(got["learned_cos"].numpy(), lv.learned_cos, atol=1e-5)
+    shape = dict(seq_len=s.seq_len, dim=s.dim, base=s.base)
+    rows = matrix_frame(table.heatmap(**shape, layout=s.layout))
+    got = run(sinusoidal_snippet(s, part="table", stride=table.table_stride(s.seq_len)))
+    assert len(got["shown_pe"]) == len(rows)
+    np.testing.assert_allclose(got["shown_pe"].numpy(), rows.to_numpy(), atol=1e-6)
+    sim = matrix_frame(similarity.matrix(**shape))
+    got = run(sinusoidal_snippet(s, part="similarity", stride=similarity.sim_stride(s.seq_len)))
+    assert got["sim"].shape == sim.shape
+    np.testing.assert_allclose(got["sim"].numpy(), sim.to_numpy(), atol=1e-9)
+    cosines = chart_frame(similarity.learned(learned_len=s.learned_len, dim=s.dim, base=s.base, seed=s.seed))
+    learned = cosines.pivot(index="query i", columns="key j", values="learned")
+    got = run(sinusoidal_snippet(s, part="learned", stride=similarity.learned_stride(s.learned_len)))
+    assert got["learned_cos"].shape == learned.shape
+    np.testing.assert_allclose(got["learned_cos"].numpy(), learned.to_numpy(), atol=1e-5)
 
 
 ALIBI_SETTINGS = [
@@ -54,10 +63,6 @@ ALIBI_SETTINGS = [
     AlibiSettings(seq_len=131072, window=32, q_start=100000, k_start=99990),  # a zoom, every cell
     AlibiSettings(heads=3, seq_len=5000, causal=False, window=1000, q_start=4500, k_start=10),  # strided zoom
 ]
-
-
-def chart_frame(chart) -> pd.DataFrame:
-    return pd.read_csv(io.StringIO(chart.csv()))
 
 
 @pytest.mark.parametrize("s", ALIBI_SETTINGS, ids=str)

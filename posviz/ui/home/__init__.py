@@ -1,1 +1,1 @@
-"""The home page: why attention needs position, and the map of schemes."""
+"""The home page's prose (its tables: posviz.figures.home)."""

@@ -1,1 +1,1 @@
-"""The sinusoidal page: settings, cached views and figures, code snippets and prose."""
+"""The sinusoidal page: settings, code snippets and prose (its figures: posviz.figures.sinusoidal)."""

@@ -1,27 +1,43 @@
-"""Figures for the sinusoidal (and learned absolute) position page."""
+"""The sinusoidal table itself: its rows as a heatmap, a few of its columns as waves, and its two layouts.
+
+``heatmap``, ``waves`` and ``layouts`` are what the page (and a notebook) calls, each a function of plain
+arguments returning a :class:`Chart`; the ``*_figure`` builders turn arrays into specs. No figure builds the
+whole ``(seq_len, dim)`` table: only the rows drawn.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+import torch
 from plotly.subplots import make_subplots
 
+from posviz.encodings.positions import all_positions, display_positions, display_stride
+from posviz.encodings.sinusoidal import (
+    concat_permutation,
+    sinusoidal_component_wavelengths,
+    sinusoidal_table,
+    sinusoidal_unfinished_pairs,
+    sinusoidal_wavelengths,
+)
+from posviz.figures.chart import Chart
 from posviz.figures.common import (
     DIVERGING,
     MASK_COLOR,
-    Panel,
     as_array,
     compact,
     finish,
-    heatmap,
-    heatmap_row,
     look,
     mask_traces,
     number,
     ordinal,
     subtitle_lines,
 )
+from posviz.figures.csv import columns_csv, matrix_csv
 
+TABLE_POINTS = 192  # rows of the table heatmap
+WAVE_POINTS = 1000
+LAYOUT_POSITIONS = 48  # rows of the side-by-side layouts
 LAYOUT_NAMES = {
     "interleaved": "interleaved [sin₀, cos₀, sin₁, cos₁, …]",
     "concat": "concat [sin₀, sin₁, …, cos₀, cos₁, …]",
@@ -54,13 +70,6 @@ def _stride(positions) -> int:
     return int(pos[1] - pos[0]) if len(pos) > 1 else 1
 
 
-def component_wavelengths(components, dim: int, *, base: float, layout: str) -> np.ndarray:
-    """Wavelength ``2 pi / theta_k`` (tokens) of each component: (len(components),) float64."""
-    comps = as_array(components).astype(np.int64)
-    pair = comps // 2 if layout == "interleaved" else comps % (dim // 2)
-    return 2 * np.pi * base ** (2.0 * pair / dim)
-
-
 def aliased(wavelengths, stride: int) -> np.ndarray:
     """Components a sample every ``stride`` positions cannot show: wavelength below two strides (Nyquist)."""
     return as_array(wavelengths) < 2 * stride if stride > 1 else np.zeros(len(as_array(wavelengths)), dtype=bool)
@@ -75,7 +84,8 @@ def table_figure(table, *, positions, seq_len: int, layout: str, base: float, le
     z = as_array(table).astype(np.float32)
     dim = z.shape[1]
     stride = _stride(positions)
-    bad = aliased(component_wavelengths(np.arange(dim), dim, base=base, layout=layout), stride)
+    lengths = sinusoidal_component_wavelengths(torch.arange(dim), dim, base=base, layout=layout).numpy()  # (dim,)
+    bad = aliased(lengths, stride)
     fig = go.Figure(_component_trace(np.where(bad[None, :], np.nan, z), positions, name=layout))
     fig.update_traces(hoverongaps=False)
     fig.update_layout(coloraxis=dict(colorscale=DIVERGING, cmin=-1, cmax=1, cmid=0, colorbar=dict(title="PE")))
@@ -124,7 +134,7 @@ def waves_figure(
     Args:
         values: (positions shown, len(components)).
         labels: a legend entry per component (its pair, sin or cos, and wavelength).
-        wavelengths: (len(components),) tokens per period (:func:`component_wavelengths`); with them, a
+        wavelengths: (len(components),) tokens per period (``sinusoidal_component_wavelengths``); with them, a
             component whose wavelength is below two display strides (aliased in the sample) is drawn
             as the band it fills, -1 to 1, not as the noise its samples make.
     """
@@ -182,64 +192,6 @@ def waves_figure(
     )
 
 
-def similarity_figure(sim, *, positions, seq_len: int, dim: int, lecture: bool = False) -> go.Figure:
-    """``PE_i . PE_j`` for the positions shown, each cell the mean over the block it starts
-    (:mod:`posviz.encodings.pooling`: a strided sample of these waves would draw false stripes)."""
-    pos = as_array(positions)
-    return heatmap(
-        sim,
-        q_pos=pos,
-        k_pos=pos,
-        q_len=seq_len,
-        k_len=seq_len,
-        title="Similarity PE_i · PE_j: constant along each diagonal j − i",
-        subtitle=f"the diagonal is |PE|² = d/2 = {dim // 2}; the same in both layouts (a permutation keeps dots)",
-        value_name="PE_i · PE_j",
-        palette="diverging",
-        lecture=lecture,
-        pooled=True,
-    )
-
-
-def profile_figure(distances, closed, measured: dict[str, np.ndarray], *, dim: int, lecture: bool = False) -> go.Figure:
-    """``PE_p . PE_(p+r)`` against ``r``: the closed form and measurements from several starting positions."""
-    lk = look(lecture)
-    r = as_array(distances)
-    fig = go.Figure(
-        go.Scatter(
-            x=compact(r),
-            y=as_array(closed).astype(np.float32),
-            mode="lines",
-            name="Σ_k cos(r θ_k)",
-            line=dict(width=lk.line, color="#444"),
-            hovertemplate="r = %{x}<br>Σ cos(r θ_k) = %{y:.4f}<extra></extra>",
-        )
-    )
-    for (name, y), color in zip(measured.items(), WAVE_COLORS, strict=False):
-        fig.add_trace(
-            go.Scatter(
-                x=compact(r),
-                y=as_array(y).astype(np.float32),
-                mode="markers",
-                name=name,
-                marker=dict(size=lk.line * 2 + 2, color=color, symbol="circle-open"),
-                hovertemplate=f"{name}<br>r = %{{x}}<br>PE_p · PE_(p+r) = %{{y:.4f}}<extra></extra>",
-            )
-        )
-    fig.update_xaxes(title_text="distance r (log)", type="log" if r.min() > 0 else "linear")
-    fig.update_yaxes(title_text="PE_p · PE_(p+r)")
-    return finish(
-        fig,
-        title="The similarity depends on the distance only",
-        subtitle=subtitle_lines(
-            f"measured from different p, every marker lands on the same curve; {dim // 2} at r = 0, "
-            "falling and oscillating with distance",
-            "it is even in r: PE alone cannot tell a key before from a key after",
-        ),
-        lecture=lecture,
-    )
-
-
 def layouts_figure(interleaved, concat, perm, *, positions, lecture: bool = False) -> go.Figure:
     """Both layouts side by side, and the permutation matrix between them."""
     dim = as_array(interleaved).shape[1]
@@ -288,20 +240,69 @@ def layouts_figure(interleaved, concat, perm, *, positions, lecture: bool = Fals
     return fig
 
 
-def learned_figure(sinusoidal_cos, learned_cos, *, positions, seq_len: int, lecture: bool = False) -> go.Figure:
-    """Cosine similarity of the sinusoidal table next to a learned table at initialisation, one scale."""
-    pos = as_array(positions)
-    return heatmap_row(
-        [
-            Panel(sinusoidal_cos, "sinusoidal: bands along the diagonals", "cosine", "diverging", -1, 1),
-            Panel(learned_cos, "learned, at initialisation: no structure", "cosine", "diverging", -1, 1),
-        ],
-        q_pos=pos,
-        k_pos=pos,
-        q_len=seq_len,
-        k_len=seq_len,
-        title="Cosine similarity of position vectors: sinusoidal against learned (BERT/GPT style)",
-        subtitle="learned table seeded N(0, 0.02²) as BERT and GPT-2 initialise it; training has to discover any order",
-        shared_scale=True,
+# --- the figures, by plain arguments ---------------------------------------------------------------
+
+
+def table_stride(seq_len: int) -> int:
+    """The stride of the table's rows drawn (1: every row)."""
+    return display_stride(seq_len, TABLE_POINTS)
+
+
+def wave_components(dim: int, layout: str) -> tuple[list[int], list[str]]:
+    """sin and cos of the fastest pair, then the sin of a middle and of the slowest pair: components and labels."""
+    half = dim // 2
+    pairs = sorted({0, half // 4, half // 2, half - 1})
+    comps, labels = [], []
+    for k in pairs:
+        for kind in ("sin", "cos") if k == 0 else ("sin",):
+            if layout == "interleaved":
+                comps.append(2 * k + (kind == "cos"))
+            else:
+                comps.append(k + half * (kind == "cos"))
+            labels.append(f"component {comps[-1]}: {kind}(p θ_{k})")
+    return comps, labels
+
+
+def heatmap(*, seq_len: int, dim: int, base: float, layout: str, lecture: bool = False) -> Chart:
+    """The rows drawn (at most ``TABLE_POINTS``) of the ``(seq_len, dim)`` table in ``layout``."""
+    pos = display_positions(seq_len, TABLE_POINTS)
+    table = sinusoidal_table(pos, dim, base=base, layout=layout).numpy()  # (n, dim) float32
+    figure = table_figure(table, positions=pos.numpy(), seq_len=seq_len, layout=layout, base=base, lecture=lecture)
+    return Chart.of(figure, lambda: matrix_csv(table, pos.numpy(), range(dim)))
+
+
+def waves(*, seq_len: int, dim: int, base: float, layout: str, lecture: bool = False) -> Chart:
+    """A few components (:func:`wave_components`) against position, at most ``WAVE_POINTS`` positions."""
+    pos = display_positions(seq_len, WAVE_POINTS).numpy()
+    comps, labels = wave_components(dim, layout)
+    lengths = sinusoidal_component_wavelengths(torch.tensor(comps), dim, base=base, layout=layout).numpy()  # (c,)
+    # the same rounding as the figure's notes: number(), never 4.712e+04
+    labels = [f"{lab}, λ = {number(lam)}" for lab, lam in zip(labels, lengths, strict=True)]
+    values = sinusoidal_table(torch.as_tensor(pos), dim, base=base, layout=layout)[:, comps].numpy()  # (w, c)
+    figure = waves_figure(
+        pos,
+        values,
+        components=comps,
+        labels=labels,
+        seq_len=seq_len,
         lecture=lecture,
+        wavelengths=lengths,  # with these the figure marks the components a strided sample would alias
     )
+    columns = {"position": pos, **{f"component {c}": values[:, i] for i, c in enumerate(comps)}}
+    return Chart.of(figure, lambda: columns_csv(columns))
+
+
+def wavelength_span(*, seq_len: int, dim: int, base: float) -> tuple[float, float, int]:
+    """The shortest and the longest wavelength (tokens), and how many pairs never complete a period in ``seq_len``."""
+    lengths = sinusoidal_wavelengths(dim, base=base)  # (dim/2,) float64
+    return float(lengths[0]), float(lengths[-1]), sinusoidal_unfinished_pairs(seq_len, dim, base=base)
+
+
+def layouts(*, seq_len: int, dim: int, base: float, lecture: bool = False) -> Chart:
+    """The first rows (at most ``LAYOUT_POSITIONS``) in both layouts, and the permutation between them."""
+    pos = all_positions(min(seq_len, LAYOUT_POSITIONS))
+    interleaved = sinusoidal_table(pos, dim, base=base).numpy()
+    concat = sinusoidal_table(pos, dim, base=base, layout="concat").numpy()
+    perm = concat_permutation(dim).numpy()
+    figure = layouts_figure(interleaved, concat, perm, positions=pos.numpy(), lecture=lecture)
+    return Chart.of(figure, lambda: columns_csv({"concat component": range(dim), "interleaved component": perm}))
