@@ -255,3 +255,22 @@ def cope_attention(
 def scaled_content(q_rows: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
     """``q k^T / sqrt(d)``: (q, dim), (k, dim) -> (q, k)."""
     return q_rows @ k.T / math.sqrt(q_rows.shape[-1])
+
+
+def cope_gate_values(values) -> torch.Tensor:
+    """A table of gates a reader typed: each read as a number, a blank or non-number as 0, clamped to [0, 1].
+
+    Args:
+        values: (n,) anything ``float`` may take (the editor's cells).
+
+    Returns:
+        (n,) float32.
+    """
+    out = []
+    for v in values:
+        try:
+            x = float(v)
+        except (TypeError, ValueError):
+            x = 0.0
+        out.append(0.0 if x != x else x)  # NaN (an emptied cell): no gate
+    return torch.tensor(out, dtype=torch.float32).clamp(0.0, 1.0)

@@ -362,3 +362,10 @@ def test_toy_attention_panels_equal_a_naive_softmax():
             logits = torch.tensor([c + z for c, z in zip(content, term, strict=True)], dtype=torch.float64)
             torch.testing.assert_close(panel[r, : i + 1].double(), torch.softmax(logits, 0), rtol=1e-5, atol=1e-6)
             assert not bool(panel[r, i + 1 :].any())
+
+
+def test_typed_gates_are_read_and_clamped():
+    from posviz.encodings.cope import cope_gate_values
+
+    got = cope_gate_values([0.5, "0.25", None, "abc", float("nan"), -3, 7, "1e-1"])
+    assert got.tolist() == pytest.approx([0.5, 0.25, 0.0, 0.0, 0.0, 0.0, 1.0, 0.1])

@@ -12,7 +12,6 @@ import plotly.graph_objects as go
 from posviz.encodings.alibi import alibi_slopes
 from posviz.figures import alibi
 from posviz.figures.chart import Chart as FigureChart
-from posviz.ui.settings import project
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from posviz.encodings.cope import cope_gate_values
 from posviz.encodings.cope_toy import word_gates
 from posviz.encodings.tokens import count_tokens
 from posviz.figures.cope import COPE_MAX_TOKENS, tokens_of
@@ -70,5 +71,4 @@ def custom_gate_table(s: CopeSettings, tokens: list[str]) -> np.ndarray:
             "gate": st.column_config.NumberColumn("gate", min_value=0.0, max_value=1.0, step=0.05, format="%.2f"),
         },
     )
-    gates = pd.to_numeric(edited["gate"], errors="coerce").fillna(0.0).clip(0.0, 1.0)
-    return gates.to_numpy(np.float32)
+    return cope_gate_values(edited["gate"].tolist()).numpy()
