@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import plotly.graph_objects as go
-import plotly.io as pio
+from plotly.io.json import to_json_plotly
 
 from posviz.figures.plotly_private import figure_of
 
@@ -43,8 +43,13 @@ class Chart:
 
     @functools.cached_property
     def json(self) -> str:
-        """The spec as JSON, arrays as base64 typed arrays (what the browser's Plotly reads)."""
-        return pio.to_json(figure_of(dict(self.spec)), validate=False)
+        """The spec as JSON, arrays as base64 typed arrays (what the browser's Plotly reads).
+
+        Written straight from the spec, which is already what ``to_dict`` makes: ``pio.to_json`` would
+        build a figure of it and convert it back first, two deep copies of every array (about 4 ms of
+        a new view's 9 for a grid of eight panels).
+        """
+        return to_json_plotly(self.spec)
 
     def csv(self) -> str | None:
         """The CSV of the data drawn, or None when the figure has none."""
