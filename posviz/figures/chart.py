@@ -20,7 +20,7 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.io.json import to_json_plotly
 
-from posviz.figures.plotly_private import figure_of
+from posviz.figures.plotly_private import encoded_spec, figure_of
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,7 +38,7 @@ class Chart:
     @classmethod
     def of(cls, figure: go.Figure | Mapping[str, Any], csv: Callable[[], str] | None = None) -> Chart:
         """A chart of ``figure`` (a ``go.Figure`` or a plain spec), converted once."""
-        spec = figure.to_dict() if isinstance(figure, go.Figure) else figure_of(dict(figure)).to_dict()
+        spec = figure.to_dict() if isinstance(figure, go.Figure) else encoded_spec(dict(figure))
         return cls(spec, None if csv is None else functools.cache(csv))
 
     @functools.cached_property

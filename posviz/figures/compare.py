@@ -2,7 +2,8 @@
 
 ``term_profile``, ``term_grid``, ``attention_grid`` and ``attention_row`` are what the page (and a
 notebook) calls: functions of the toy sequence's settings returning a :class:`Chart`. They share one
-run of every scheme (:func:`comparison`); the ``*_figure`` builders below them turn arrays into specs.
+run of every scheme (:func:`comparison`); the ``*_figure`` builders below them turn arrays into plain specs,
+encoded once by :meth:`Chart.of` (no Plotly figure is built on the way).
 The schemes, their names and colours come from the registry (:data:`posviz.schemes.COMPARED`), in its order.
 """
 
@@ -14,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import plotly.graph_objects as go
 
 from posviz.encodings.compare import compare_schemes
 from posviz.figures.chart import Chart
@@ -125,7 +125,7 @@ def _lines(x, ys, *, names, colours, hover: tuple[str, str, str], lecture: bool,
 
 def term_profile_figure(
     terms, *, names, positions, causal: bool, colours: Sequence[str] | None = None, lecture: bool = False
-) -> go.Figure:
+) -> dict[str, Any]:
     """The last query's position term against distance ``i - j``, one line per scheme, one y axis."""
     z = as_array(terms).astype(np.float64)
     pos = as_array(positions).astype(np.int64)
@@ -154,10 +154,11 @@ def term_profile_figure(
             f"the same q and k for every scheme; {_mode(causal)}",
         ),
         lecture=lecture,
+        plain=True,
     )
 
 
-def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
+def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = False) -> dict[str, Any]:
     """Every scheme's ``(L, L)`` position term on one diverging colour scale."""
     pos = as_array(positions)
     return heatmap_grid(
@@ -170,10 +171,11 @@ def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = F
         value_name="term",
         palette="diverging",
         lecture=lecture,
+        plain=True,
     )
 
 
-def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
+def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: bool = False) -> dict[str, Any]:
     """Every scheme's attention map on one sequential colour scale."""
     pos = as_array(positions)
     w = as_array(weights)
@@ -190,12 +192,13 @@ def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: b
         mask=~np.isfinite(w) | (w == 0),  # exactly 0 only where a key is masked (softmax of -inf)
         mask_label="masked keys",
         log_scale=True,
+        plain=True,
     )
 
 
 def attention_row_figure(
     weights, *, names, positions, colours: Sequence[str] | None = None, lecture: bool = False
-) -> go.Figure:
+) -> dict[str, Any]:
     """The last query's attention over keys, one line per scheme."""
     w = as_array(weights).astype(np.float32)
     pos = as_array(positions)
@@ -212,4 +215,5 @@ def attention_row_figure(
         title=f"Where the last query (i = {last}) looks, scheme by scheme",
         subtitle="the same content scores; only the position term differs",
         lecture=lecture,
+        plain=True,
     )

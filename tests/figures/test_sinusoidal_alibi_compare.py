@@ -16,7 +16,9 @@ from posviz.figures import alibi as afig
 from posviz.figures import compare as cfig
 from posviz.figures import compare_properties as cprops
 from posviz.figures import sinusoidal as sfig
+from posviz.figures.chart import Chart
 from posviz.figures.common import MASK_COLOR
+from posviz.figures.plotly_private import encoded_spec, figure_of
 from posviz.schemes import COMPARED
 
 
@@ -195,15 +197,35 @@ def test_compare_run_terms_and_figures():
     t5 = v.terms[v.names.index("T5")]
     assert np.allclose(np.diag(t5, -3), np.diag(t5, -3)[0])
     f = cfig.term_grid_figure(v.terms, names=v.names, positions=v.positions, causal=True)
-    assert len(f.data) == 8 and f.layout.coloraxis.cmid == 0
+    assert len(f["data"]) == 8 and f["layout"]["coloraxis"]["cmid"] == 0
     g = cfig.attention_grid_figure(v.weights, names=v.names, positions=v.positions, causal=True)
-    maps = [t for t in g.data if t.type == "heatmap"]
-    assert len(maps) == 8 and g.layout.coloraxis.colorbar.title.text == "weight (log)"
+    maps = [t for t in g["data"] if t["type"] == "heatmap"]
+    assert len(maps) == 8 and g["layout"]["coloraxis"]["colorbar"]["title"]["text"] == "weight (log)"
     masked = ~np.isfinite(v.weights) | (v.weights == 0)
-    assert masked.any() and all(np.isnan(np.asarray(t.z))[masked[h]].all() for h, t in enumerate(maps))
-    assert [t.name for t in g.data if t.type == "scatter"] == ["masked keys"]  # their own legend entry
+    assert masked.any() and all(np.isnan(np.asarray(t["z"]))[masked[h]].all() for h, t in enumerate(maps))
+    assert [t["name"] for t in g["data"] if t["type"] == "scatter"] == ["masked keys"]  # their own legend entry
     p = cfig.term_profile_figure(v.terms, names=v.names, positions=v.positions, causal=True)
-    assert list(p.data[0].x) == list(range(12)) and len(p.data) == 8
+    assert list(np.asarray(p["data"][0]["x"])) == list(range(12)) and len(p["data"]) == 8
+
+
+def test_compare_specs_are_plain_and_encoded_as_plotly_encodes_them():
+    """The builders write plain data; the chart encodes it as a Plotly figure of it would (``to_dict``), without
+    building one, and leaves the builder's arrays as they were."""
+    v = cfig.comparison.__wrapped__(9, 8, 10000.0, False, 2)
+    specs = [
+        cfig.term_profile_figure(v.terms, names=v.names, positions=v.positions, causal=False, colours=v.colours),
+        cfig.term_grid_figure(v.terms, names=v.names, positions=v.positions, causal=False, lecture=True),
+        cfig.attention_grid_figure(v.weights, names=v.names, positions=v.positions, causal=False),
+        cfig.attention_row_figure(v.weights, names=v.names, positions=v.positions),
+    ]
+    for spec in specs:
+        assert isinstance(spec, dict) and not isinstance(spec, go.Figure)
+        arrays = [t["z"] for t in spec["data"] if isinstance(t.get("z"), np.ndarray)]
+        assert Chart.of(spec).spec == figure_of(spec).to_dict()
+        assert all(isinstance(t.get("z"), np.ndarray) for t in spec["data"] if "z" in t)  # not encoded in place
+        assert all(a is t["z"] for a, t in zip(arrays, [t for t in spec["data"] if "z" in t], strict=False))
+    tuples = {"data": [{"type": "scatter", "x": (1, 2), "y": np.arange(2.0), "marker": {"color": ("a", "b")}}]}
+    assert encoded_spec(tuples) == figure_of(tuples).to_dict()
 
 
 def array(value) -> np.ndarray:
@@ -253,7 +275,7 @@ def test_compare_names_order_and_colours_come_from_the_registry():
         data = v.terms if figure is cfig.term_profile_figure else v.weights
         kw = dict(causal=True) if figure is cfig.term_profile_figure else {}
         f = figure(data, names=v.names, positions=v.positions, colours=v.colours, **kw)
-        assert [t.name for t in f.data] == [c.short for c in COMPARED]
-        assert [t.line.color for t in f.data] == [c.compared.colour for c in COMPARED if c.compared]
+        assert [t["name"] for t in f["data"]] == [c.short for c in COMPARED]
+        assert [t["line"]["color"] for t in f["data"]] == [c.compared.colour for c in COMPARED if c.compared]
     plain = cfig.attention_row_figure(v.weights, names=v.names, positions=v.positions)
-    assert all(t.line.color is None for t in plain.data)  # no colours given: Plotly's own
+    assert all("color" not in t["line"] for t in plain["data"])  # no colours given: Plotly's own
