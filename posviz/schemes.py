@@ -226,3 +226,9 @@ def page_of(key: str) -> Page:
         if page.key == key:
             return page
     raise KeyError(f"no page at /{key}")
+
+
+def settings_class(key: str) -> Any:
+    """The settings class of the page at URL path ``key``, as its entry names it (None: it has none, or no page)."""
+    page = next((p for p in PAGES if p.key == key), None)
+    return load(page.settings) if page is not None and page.settings else None

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from posviz.schemes import PAGES, load
+from posviz.schemes import PAGES, settings_class
 from posviz.ui.params import PARAMS, Param
 from posviz.ui.settings import params_of
 
 
 def settings_classes() -> list[type]:
     """Every page's settings class, as its registry entry names it (its fields are the page's URL keys)."""
-    return [load(p.settings) for p in PAGES if p.settings]
+    return [settings_class(p.key) for p in PAGES if p.settings]
 
 
 def all_params() -> dict[str, Param]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from posviz.schemes import BY_KEY, COMPARED, PAGES, SCHEMES, load
+from posviz.schemes import BY_KEY, COMPARED, PAGES, SCHEMES, load, settings_class
 from posviz.ui.params import PARAMS, Param
 from posviz.ui.sections import OnDemand
 from posviz.ui.settings import params_of, setting
@@ -72,6 +72,7 @@ reg.PAGES = (*reg.PAGES[:-3], page, *reg.PAGES[-3:])
 from posviz.figures import compare, compare_properties
 from posviz.ui.compare.links import link_markdown
 from posviz.ui.compare.settings import CompareSettings
+from posviz.ui.deck.links import page_params
 from posviz.ui.sections import every_on_demand, sections_of
 from tests.registry import all_url_keys, settings_classes
 from tools.bench import PAGES as BENCH
@@ -94,6 +95,7 @@ json.dump({
     "own_sections": [p.key for p in sections_of("xpos")],
     "settings": [c.__name__ for c in settings_classes()],
     "url_keys": all_url_keys(),
+    "deck": sorted(page_params("xpos")),
 }, sys.stdout)
 """
 
@@ -126,10 +128,19 @@ def test_a_new_scheme_page_is_benched_and_its_sections_and_settings_found(with_x
     assert "XposSettings" in with_xpos["settings"] and "xpos_scale" in with_xpos["url_keys"]
 
 
+@pytest.mark.xfail(
+    strict=True, reason="posviz/ui/deck/links.py finds settings by package name until it reads the registry"
+)
+def test_a_deck_step_on_a_new_scheme_page_reads_its_settings(with_xpos):
+    assert {"seq_len", "xpos_scale", "show_xpos", "lecture", "step"} <= set(with_xpos["deck"])
+
+
 # ---------------------------------------------------------------- the registry as it ships
 
 
 def test_every_named_part_resolves():
+    assert settings_class("compare").__name__ == "CompareSettings"
+    assert settings_class("") is None and settings_class("no-such-page") is None  # home has none
     for page in PAGES:
         if page.settings:
             assert params_of(load(page.settings)), page.key  # a settings class with URL-bound fields
@@ -173,7 +184,7 @@ NOT_LISTS = {
 }
 # Files owned elsewhere that still list the schemes; the registry replaces them when they merge.
 PENDING = {
-    "tests/browser/lecture_probe.py": "its page list becomes [p.key for p in PAGES if p.key != 'models' ...]",
+    "tests/browser/lecture_probe.py": "its page list: [HOME.key, *(s.key for s in SCHEMES if s.page), COMPARE.key]",
     "tests/browser/test_lecture_browser.py": "per-page chart counts and formula pages",
 }
 
