@@ -46,4 +46,5 @@ def columns_csv(columns: dict[str, np.ndarray]) -> str:
         cells.append(text.tolist())
     header = io.StringIO()
     csv.writer(header, lineterminator="\n").writerow(arrays)  # quoted where a name needs it
-    return header.getvalue() + "".join(",".join(row) + "\n" for row in zip(*cells, strict=True))
+    # a row that is one empty cell is written "" (as the csv module writes it), not as an empty line
+    return header.getvalue() + "".join((",".join(row) or '""') + "\n" for row in zip(*cells, strict=True))
