@@ -43,6 +43,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from posviz.schemes import PAGES as REGISTRY_PAGES
+from posviz.schemes import Page
 from posviz.ui.sections import every_section_open
 from tools.procs import REPO, Variant, emit_report, load_average, own_server, parse_variant, rss_bytes, run_async
 from tools.rerun import Meter, session_for
@@ -52,7 +54,7 @@ MEMORY_DIM = 64  # the pages' default dim
 
 
 def cope_text(length: int) -> str:
-    """A text of exactly ``length`` tokens: four words, then a sentence end, repeated."""
+    """A text of exactly ``length`` tokens: four words, then a sentence end, repeated (a ``Bench.text_key``)."""
     return " ".join("." if i % 5 == 4 else "cat" for i in range(length)).replace(" .", ".")
 
 
@@ -66,30 +68,22 @@ class PageCase:
     quick: tuple[int, ...]  # for ``--quick``
 
 
-def _lengths(*keys: str, **fixed: str) -> Callable[[int], dict[str, str]]:
-    """Lengths in ``keys``, the ``fixed`` values, and every section open: the whole page at L."""
-    return lambda n: {**{k: str(n) for k in keys}, **fixed, **every_section_open()}
+def page_case(page: Page) -> PageCase:
+    """The case of ``page``'s registry entry (its ``bench``): its URL keys for L, and every section open."""
+    bench = page.bench
+    assert bench is not None
+
+    def query(n: int) -> dict[str, str]:
+        text = {} if bench.text_key is None else {bench.text_key: cope_text(n)}
+        return {**{k: str(n) for k in bench.length_keys}, **text, **dict(bench.fixed), **every_section_open()}
+
+    return PageCase(page.key, query, bench.lengths, bench.quick)
 
 
-PAGES: dict[str, PageCase] = {
-    "posviz_t5": PageCase("t5", _lengths("q_len", "k_len"), (512, 8192, 131072), (512, 2048)),
-    "posviz_cope": PageCase(
-        "cope", lambda n: {"text": cope_text(n), "mask_after": "true", **every_section_open()}, (32, 1024, 4096), (32,)
-    ),
-    "posviz_rope": PageCase("rope", _lengths("seq_len"), (16384, 1048576), (16384,)),
-    "posviz_shaw": PageCase("shaw", _lengths("q_len", "k_len"), (512, 131072), (512,)),
-    "posviz_skew": PageCase("skew", _lengths("seq_len", step="3"), (64, 512), (64,)),
-    "posviz_sinusoidal": PageCase("sinusoidal", _lengths("seq_len"), (512, 131072), (512,)),
-    "posviz_alibi": PageCase("alibi", _lengths("seq_len", heads="128"), (512, 131072), (512,)),
-    "posviz_compare": PageCase("compare", _lengths("seq_len"), (32, 64), (32,)),
-    # L: the token whose masks and reach are drawn, in Llama 4 Scout's 10,485,760-token context
-    "posviz_models": PageCase("models", _lengths("position", model="llama-4-scout"), (8192, 10485759), (8192,)),
-    # L: a video's temporal patches (at most 64) after a 16 x 16-token image, every section open
-    "posviz_vision": PageCase("vision", _lengths("frames", image_rows="16", image_cols="16"), (6, 64), (6,)),
-}
+PAGES: dict[str, PageCase] = {f"posviz_{p.key}": page_case(p) for p in REGISTRY_PAGES if p.bench}
 
 
-async def page_case(url: str, pids: list[int], case: PageCase, length: int, repeats: int) -> dict[str, Any]:
+async def measure_case(url: str, pids: list[int], case: PageCase, length: int, repeats: int) -> dict[str, Any]:
     """``repeats`` cold opens and one warm open of ``case`` at ``length``; see the module docstring."""
     meter, query = Meter(pids), urllib.parse.urlencode(case.query(length))
     cold, walls = [], []
@@ -120,12 +114,12 @@ async def page_case(url: str, pids: list[int], case: PageCase, length: int, repe
 
 
 async def page_cases(url: str, pids: list[int], *, quick: bool, repeats: int) -> dict[str, list[dict[str, Any]]]:
-    warm = session_for(url, "t5", "")  # imports torch and the shared modules: not any case's cost
+    warm = session_for(url, next(iter(PAGES.values())).page, "")  # imports torch and the shared modules
     async with warm.connected():
         await warm.open()
     out: dict[str, list[dict[str, Any]]] = {}
     for name, case in PAGES.items():
-        out[name] = [await page_case(url, pids, case, n, repeats) for n in (case.quick if quick else case.lengths)]
+        out[name] = [await measure_case(url, pids, case, n, repeats) for n in (case.quick if quick else case.lengths)]
     return out
 
 

@@ -1,17 +1,19 @@
-"""Every scheme on one toy sequence, side by side (the compare page), keyed by the registry's keys.
+"""Every compared scheme on one toy sequence, side by side (the compare page).
 
 Every scheme gets the same seeded ``q``, ``k`` (identity projections, so the
 absolute schemes add their vectors to ``q`` and ``k`` directly) and the same
-mask. A runner returns the logits ``(L, L)`` and the position tensors it
-built; parameters are made inside, as a model would hold them, so the bytes
-count them. A scheme's *position term* is what it changes in the logits:
+mask. A runner (``run_<key>`` here for the schemes posviz ships with; a new
+scheme's runner lives in its own module) takes the :class:`Toy` and returns the
+logits ``(L, L)`` and the position tensors it built; parameters are made
+inside, as a model would hold them, so the bytes count them. The registry
+(:mod:`posviz.schemes`, each scheme's ``compared``) names each runner. A
+scheme's *position term* is what it changes in the logits:
 ``logits - q k^T / sqrt(d)``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -30,13 +32,13 @@ from posviz.encodings.rope import apply_rope
 from posviz.encodings.shaw import shaw_index, shaw_scores, shaw_table
 from posviz.encodings.sinusoidal import learned_table, sinusoidal_table
 from posviz.encodings.t5 import t5_bias
+from posviz.schemes import BY_KEY, load
 
 # Fixed per-scheme settings, each the scheme's usual default.
 T5_BUCKETS, T5_MAX_DISTANCE, T5_HEADS = 32, 128, 8
 SHAW_CLIP = 8
 ALIBI_HEADS, ALIBI_HEAD = 8, 2  # head 3 of 8: m = 1/8
 COPE_NPOS = 16
-ALWAYS_CAUSAL = frozenset({"cope"})  # CoPE counts the keys up to the query: causal whatever the setting
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ def _gen(s: ToySettings, offset: int) -> torch.Generator:
 Run = tuple[torch.Tensor, list[torch.Tensor]]  # logits (L, L), the position tensors built
 
 
-def _none(t: Toy) -> Run:
+def run_none(t: Toy) -> Run:
     return t.q @ t.k.T / math.sqrt(t.s.dim), []
 
 
@@ -80,57 +82,45 @@ def _added(t: Toy, pe: torch.Tensor) -> Run:
     return q @ k.T / math.sqrt(t.s.dim), [pe]
 
 
-def _sinusoidal(t: Toy) -> Run:
+def run_sinusoidal(t: Toy) -> Run:
     return _added(t, sinusoidal_table(t.pos, t.s.dim, base=t.s.base))
 
 
-def _learned(t: Toy) -> Run:
+def run_learned(t: Toy) -> Run:
     # std sqrt(1/2): the same expected norm sqrt(d/2) as a sinusoidal row, so the two compare fairly
     return _added(t, learned_table(t.s.seq_len, t.s.dim, generator=_gen(t.s, 1), std=math.sqrt(0.5)))
 
 
-def _shaw(t: Toy) -> Run:
+def run_shaw(t: Toy) -> Run:
     table = shaw_table(SHAW_CLIP, t.s.dim, generator=_gen(t.s, 3))  # a^K
     index = shaw_index(t.pos, t.pos, clip=SHAW_CLIP)
     rel = shaw_scores(t.q, table, index)  # (L, L) q_i . a^K[index_ij]
     return (t.q @ t.k.T + rel) / math.sqrt(t.s.dim), [table, index, rel]
 
 
-def _t5(t: Toy) -> Run:
+def run_t5(t: Toy) -> Run:
     table = toy_normal(T5_BUCKETS, T5_HEADS, generator=_gen(t.s, 2))  # nn.Embedding at init: N(0, 1)
     bias = t5_bias(table, t.pos, t.pos, bidirectional=not t.s.causal, max_distance=T5_MAX_DISTANCE)[0]  # head 0
     return t.q @ t.k.T / math.sqrt(t.s.dim) + bias, [table, bias]
 
 
-def _rope(t: Toy) -> Run:
+def run_rope(t: Toy) -> Run:
     q, k = apply_rope(t.q, t.pos, base=t.s.base), apply_rope(t.k, t.pos, base=t.s.base)
     return q @ k.T / math.sqrt(t.s.dim), [q, k]
 
 
-def _alibi(t: Toy) -> Run:
+def run_alibi(t: Toy) -> Run:
     bias = alibi_bias(t.pos, t.pos, ALIBI_HEADS, causal=t.s.causal)[ALIBI_HEAD]
     return t.q @ t.k.T / math.sqrt(t.s.dim) + bias, [bias]
 
 
-def _cope(t: Toy) -> Run:
+def run_cope(t: Toy) -> Run:
     emb = toy_position_embeddings(t.s.dim, COPE_NPOS, generator=_gen(t.s, 4))  # e[p] as columns
     content = t.q @ t.k.T / math.sqrt(t.s.dim)
     gates = cope_gates(causal_logits(content, t.pos, t.pos))  # always causal: counts keys up to the query
     positions = cope_positions(gates, npos_max=COPE_NPOS)
     z = cope_position_logits(t.q, emb, positions)  # (L, L) interpolated q_i . e[p_ij]
     return content + z, [emb, gates, positions, z]
-
-
-RUNNERS: dict[str, Callable[[Toy], Run]] = {
-    "none": _none,
-    "sinusoidal": _sinusoidal,
-    "learned": _learned,
-    "shaw": _shaw,
-    "t5": _t5,
-    "rope": _rope,
-    "alibi": _alibi,
-    "cope": _cope,
-}
 
 
 @dataclass(frozen=True)
@@ -145,15 +135,21 @@ class Comparison:
     term_scale: float  # max |term| over every scheme, 1.0 when none is finite
 
 
-def compare_schemes(keys: tuple[str, ...], s: ToySettings) -> Comparison:
-    """Run each scheme of ``keys`` (keys of ``RUNNERS``) on the toy sequence of ``s``."""
+def compare_schemes(
+    keys: tuple[str, ...], *, seq_len: int, dim: int, base: float, causal: bool, seed: int
+) -> Comparison:
+    """Run each scheme of ``keys`` (registry keys of compared schemes) on the toy sequence of these settings."""
+    s = ToySettings(seq_len=seq_len, dim=dim, base=base, causal=causal, seed=seed)
     t = toy(s)
     causal_only = ~causal_mask(t.pos, t.pos)  # (L, L) True on future keys
     masked = causal_only if s.causal else torch.zeros(s.seq_len, s.seq_len, dtype=torch.bool)
     terms, weights, nbytes = [], [], []
     for key in keys:
-        mask = causal_only if key in ALWAYS_CAUSAL else masked
-        logits, built = RUNNERS[key](t)  # (L, L) and the position tensors the scheme built
+        compared = BY_KEY[key].compared
+        if compared is None:
+            raise ValueError(f"{key!r} is not a compared scheme of the registry")
+        mask = causal_only if compared.always_causal else masked
+        logits, built = load(compared.run)(t)  # (L, L) and the position tensors the scheme built
         nbytes.append(sum(x.untyped_storage().nbytes() for x in built))
         terms.append((logits - t.content).masked_fill(mask, float("nan")))
         weights.append(masked_softmax(logits, mask))

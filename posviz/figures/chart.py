@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import plotly.graph_objects as go
-import plotly.io as pio
+from plotly.io.json import to_json_plotly
 
-from posviz.figures.plotly_private import figure_of
+from posviz.figures.plotly_private import encoded_spec, figure_of
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,13 +38,18 @@ class Chart:
     @classmethod
     def of(cls, figure: go.Figure | Mapping[str, Any], csv: Callable[[], str] | None = None) -> Chart:
         """A chart of ``figure`` (a ``go.Figure`` or a plain spec), converted once."""
-        spec = figure.to_dict() if isinstance(figure, go.Figure) else figure_of(dict(figure)).to_dict()
+        spec = figure.to_dict() if isinstance(figure, go.Figure) else encoded_spec(dict(figure))
         return cls(spec, None if csv is None else functools.cache(csv))
 
     @functools.cached_property
     def json(self) -> str:
-        """The spec as JSON, arrays as base64 typed arrays (what the browser's Plotly reads)."""
-        return pio.to_json(figure_of(dict(self.spec)), validate=False)
+        """The spec as JSON, arrays as base64 typed arrays (what the browser's Plotly reads).
+
+        Written straight from the spec, which is already what ``to_dict`` makes: ``pio.to_json`` would
+        build a figure of it and convert it back first, two deep copies of every array (about 4 ms of
+        a new view's 9 for a grid of eight panels).
+        """
+        return to_json_plotly(self.spec)
 
     def csv(self) -> str | None:
         """The CSV of the data drawn, or None when the figure has none."""

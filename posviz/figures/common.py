@@ -233,10 +233,11 @@ def heatmap_grid(
     mask_label: str | None = None,
     log_scale: bool = False,
     pooled: bool = False,
-) -> go.Figure:
+    plain: bool = False,
+) -> Any:
     """Small multiples of ``(n, q, k)`` matrices on one shared colour scale.
 
-    ``mask`` ((q, k) or (n, q, k) bool), ``log_scale`` and ``pooled`` as in :func:`heatmap`.
+    ``mask`` ((q, k) or (n, q, k) bool), ``log_scale``, ``pooled`` as in :func:`heatmap`, ``plain`` in :func:`finish`.
     """
     zs = as_array(zs).astype(np.float32)
     n = zs.shape[0]
@@ -298,10 +299,10 @@ def heatmap_grid(
     if masked:
         panels = [(h + 1, mask[h]) for h in range(n)]
         add_masks(traces, layout, panels, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
-    note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos), pooled=pooled)
+    sub = subtitle_lines(subtitle, sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos), pooled=pooled))
     spec = dict(data=traces, layout=layout)
     height = max(lk.height, 220 * rows + 140)
-    return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture, height=height)
+    return finish(spec, title=title, subtitle=sub, lecture=lecture, height=height, plain=plain)
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,97 @@
-"""Figures for the compare page: every scheme on one toy sequence, on shared scales."""
+"""The compare page's figures: every compared scheme on one toy sequence, on shared scales.
+
+``term_profile``, ``term_grid``, ``attention_grid`` and ``attention_row`` are what the page (and a
+notebook) calls: functions of the toy sequence's settings returning a :class:`Chart`. They share one
+run of every scheme (:func:`comparison`); the ``*_figure`` builders below them turn arrays into plain specs,
+encoded once by :meth:`Chart.of` (no Plotly figure is built on the way).
+The schemes, their names and colours come from the registry (:data:`posviz.schemes.COMPARED`), in its order.
+"""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import plotly.graph_objects as go
 
+from posviz.encodings.compare import compare_schemes
+from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, heatmap_grid, look, subtitle_lines
+from posviz.figures.csv import columns_csv, panels_csv
+from posviz.schemes import COMPARED
+
+RUNS = 16  # comparisons kept: each is a few hundred KB at the largest sequence
+
+
+@dataclass(frozen=True)
+class Run:
+    """Every compared scheme on the toy sequence, as read-only numpy arrays, in the registry's order."""
+
+    names: tuple[str, ...]  # the registry's short names
+    colours: tuple[str, ...]
+    positions: np.ndarray  # (L,)
+    terms: np.ndarray  # (schemes, L, L) float32, logits - content; NaN where masked
+    weights: np.ndarray  # (schemes, L, L) float32
+    nbytes: tuple[int, ...]  # bytes of the position tensors each scheme built
+
+
+def _frozen(a) -> np.ndarray:
+    out = a.numpy()
+    out.flags.writeable = False  # shared by every figure and table of the view
+    return out
+
+
+@functools.lru_cache(maxsize=RUNS)
+def comparison(seq_len: int, dim: int, base: float, causal: bool, seed: int) -> Run:
+    """One run of every compared scheme, shared by the page's four figures and its table (bounded cache)."""
+    run = compare_schemes(tuple(c.key for c in COMPARED), seq_len=seq_len, dim=dim, base=base, causal=causal, seed=seed)
+    return Run(
+        names=tuple(c.short for c in COMPARED),
+        colours=tuple(c.compared.colour for c in COMPARED if c.compared),
+        positions=_frozen(run.positions),
+        terms=_frozen(run.terms),
+        weights=_frozen(run.weights),
+        nbytes=tuple(run.nbytes),
+    )
+
+
+def term_profile(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, lecture: bool = False) -> Chart:
+    """The last query's position term against distance, one line per scheme; CSV: that row, a column each."""
+    r = comparison(seq_len, dim, base, causal, seed)
+    figure = term_profile_figure(
+        r.terms, names=r.names, positions=r.positions, causal=causal, colours=r.colours, lecture=lecture
+    )
+    return Chart.of(figure, lambda: _last_row_csv(r, r.terms, distance=True))
+
+
+def term_grid(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, lecture: bool = False) -> Chart:
+    """Every scheme's ``(L, L)`` position term; CSV: one row per (query, key), a column per scheme."""
+    r = comparison(seq_len, dim, base, causal, seed)
+    figure = term_grid_figure(r.terms, names=r.names, positions=r.positions, causal=causal, lecture=lecture)
+    return Chart.of(figure, lambda: panels_csv(dict(zip(r.names, r.terms, strict=True)), r.positions, r.positions))
+
+
+def attention_grid(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, lecture: bool = False) -> Chart:
+    """Every scheme's attention map; CSV: one row per (query, key), a column per scheme."""
+    r = comparison(seq_len, dim, base, causal, seed)
+    figure = attention_grid_figure(r.weights, names=r.names, positions=r.positions, causal=causal, lecture=lecture)
+    return Chart.of(figure, lambda: panels_csv(dict(zip(r.names, r.weights, strict=True)), r.positions, r.positions))
+
+
+def attention_row(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, lecture: bool = False) -> Chart:
+    """The last query's attention over keys, one line per scheme; CSV: that row, a column per scheme."""
+    r = comparison(seq_len, dim, base, causal, seed)
+    figure = attention_row_figure(r.weights, names=r.names, positions=r.positions, colours=r.colours, lecture=lecture)
+    return Chart.of(figure, lambda: _last_row_csv(r, r.weights, distance=False))
+
+
+def _last_row_csv(r: Run, matrices: np.ndarray, *, distance: bool) -> str:
+    """The last query's row of each ``(L, L)`` matrix of ``matrices`` (schemes, L, L), a column per scheme."""
+    pos, last = r.positions, len(r.positions) - 1
+    keys = {"key j": pos, "distance i - j": last - pos} if distance else {"key j": pos}
+    return columns_csv({**keys, **dict(zip(r.names, matrices[:, last], strict=True))})
 
 
 def _mode(causal: bool) -> str:
@@ -42,7 +125,7 @@ def _lines(x, ys, *, names, colours, hover: tuple[str, str, str], lecture: bool,
 
 def term_profile_figure(
     terms, *, names, positions, causal: bool, colours: Sequence[str] | None = None, lecture: bool = False
-) -> go.Figure:
+) -> dict[str, Any]:
     """The last query's position term against distance ``i - j``, one line per scheme, one y axis."""
     z = as_array(terms).astype(np.float64)
     pos = as_array(positions).astype(np.int64)
@@ -71,10 +154,11 @@ def term_profile_figure(
             f"the same q and k for every scheme; {_mode(causal)}",
         ),
         lecture=lecture,
+        plain=True,
     )
 
 
-def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
+def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = False) -> dict[str, Any]:
     """Every scheme's ``(L, L)`` position term on one diverging colour scale."""
     pos = as_array(positions)
     return heatmap_grid(
@@ -87,10 +171,11 @@ def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = F
         value_name="term",
         palette="diverging",
         lecture=lecture,
+        plain=True,
     )
 
 
-def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: bool = False) -> go.Figure:
+def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: bool = False) -> dict[str, Any]:
     """Every scheme's attention map on one sequential colour scale."""
     pos = as_array(positions)
     w = as_array(weights)
@@ -107,12 +192,13 @@ def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: b
         mask=~np.isfinite(w) | (w == 0),  # exactly 0 only where a key is masked (softmax of -inf)
         mask_label="masked keys",
         log_scale=True,
+        plain=True,
     )
 
 
 def attention_row_figure(
     weights, *, names, positions, colours: Sequence[str] | None = None, lecture: bool = False
-) -> go.Figure:
+) -> dict[str, Any]:
     """The last query's attention over keys, one line per scheme."""
     w = as_array(weights).astype(np.float32)
     pos = as_array(positions)
@@ -129,4 +215,5 @@ def attention_row_figure(
         title=f"Where the last query (i = {last}) looks, scheme by scheme",
         subtitle="the same content scores; only the position term differs",
         lecture=lecture,
+        plain=True,
     )

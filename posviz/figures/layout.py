@@ -328,14 +328,14 @@ def _merge(into: dict, extra: dict) -> dict:
 
 
 def finish(
-    fig: go.Figure | dict[str, Any], *, title: str, subtitle: str | None, lecture: bool, height: int | None = None
-) -> go.Figure:
+    fig: go.Figure | dict, *, title: str, subtitle: str | None, lecture: bool, height: int | None = None, plain=False
+) -> Any:
     """Shared title, fonts, legend and margins; ``subtitle`` lines are separated by ``<br>``.
 
     Title and subtitle are wrapped to fit the chart and stacked from the top; the top
     margin makes room for them and for subplot titles; a legend goes under the plot;
     log axes get full tick labels; annotations take the figure's font size. Call it
-    after the traces and annotations are added, and use the figure it returns.
+    after the traces and annotations are added, and use what it returns (``plain``: the spec, not a figure).
 
     ``fig`` is a ``go.Figure`` or a spec built as plain data (``dict(data=..., layout=...)``),
     which this takes over. The layout is edited as plain data and the figure built once from
@@ -389,7 +389,8 @@ def finish(
     )
     for name in _layout_axes(layout):
         _merge(layout.setdefault(name, {}), dict(automargin=True, title=dict(standoff=8)))
-    return figure_of(dict(data=data, layout=layout, **rest))
+    spec = dict(data=data, layout=layout, **rest)
+    return spec if plain else figure_of(spec)
 
 
 def retitle(fig: go.Figure, title: str, *, lecture: bool) -> go.Figure:

@@ -14,14 +14,13 @@ is told instead, as for every other link value.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import streamlit as st
 
+from posviz.schemes import PAGES, load
 from posviz.ui.params import quote_raw
 
 
@@ -59,19 +58,20 @@ def on_demand(part: OnDemand, *, expanded: bool = False) -> Iterator[bool]:
         yield bool(box.open)
 
 
-def every_on_demand() -> list[OnDemand]:
-    """Every ``OnDemand`` declared in a module of a ``posviz.ui`` package (for links that open them all)."""
-    import posviz.ui as ui
+def sections_of(page: str) -> list[OnDemand]:
+    """The sections drawn on demand of the page at URL path ``page``, from the module its registry entry names."""
+    found = next((p for p in PAGES if p.key == page), None)
+    if found is None or found.sections is None:
+        return []
+    return [obj for obj in vars(load(found.sections)).values() if isinstance(obj, OnDemand)]
 
+
+def every_on_demand() -> list[OnDemand]:
+    """Every page's sections drawn on demand, in the registry's order (for links that open them all)."""
     found: dict[str, OnDemand] = {}
-    for package in pkgutil.iter_modules(ui.__path__, f"{ui.__name__}."):
-        if not package.ispkg:
-            continue
-        pkg = importlib.import_module(package.name)
-        for info in pkgutil.iter_modules(pkg.__path__, f"{pkg.__name__}."):
-            for obj in vars(importlib.import_module(info.name)).values():
-                if isinstance(obj, OnDemand):
-                    found.setdefault(obj.key, obj)
+    for page in PAGES:
+        for part in sections_of(page.key):
+            found.setdefault(part.key, part)
     return list(found.values())
 
 

@@ -7,24 +7,22 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from posviz.encodings.compare import RUNNERS
+from posviz.figures.compare_properties import property_rows
 from posviz.schemes import COMPARED
-from posviz.ui.compare.links import LINKS, page_links
-from posviz.ui.compare.properties import property_rows
+from posviz.ui.compare.links import page_links
 from posviz.ui.compare.settings import CompareSettings
 
-from .conftest import assert_healthy, chart, charts, open_compare, open_page, value_of, warnings
+from .conftest import assert_healthy, chart, charts, open_compare, open_page, tables, value_of, warnings
 
 CHARTS = 4
 SCHEMES = [c.short for c in COMPARED]  # the registry's names, in its (chronological) order
 
 
-def test_every_compared_scheme_has_a_runner_a_row_and_a_link():
+def test_every_compared_scheme_has_a_row_and_a_link():
     keys = [c.key for c in COMPARED]
-    assert set(RUNNERS) == set(keys)
-    assert set(property_rows(CompareSettings())) == set(keys)
-    assert set(LINKS) == set(keys)
-    assert [key for key, _, _ in page_links(CompareSettings())] == keys
+    s = CompareSettings()
+    assert list(property_rows(seq_len=s.seq_len, dim=s.dim, base=s.base, causal=s.causal)) == keys
+    assert [key for key, _, _ in page_links(s)] == keys
 
 
 @pytest.fixture(scope="module")
@@ -37,10 +35,11 @@ def test_defaults_render(default):
     assert_healthy(at)
     assert len(charts(at)) == CHARTS
     assert value_of(at, "seq_len") == 32 and value_of(at, "causal") is True
-    table = at.table[0].value  # a static table: every column visible, none cut off at the right
+    assert not at.table and not at.dataframe  # one way to draw a read-only table: static_table's HTML
+    [table] = tables(at)  # a static table: every column visible, none cut off at the right
     assert list(table["scheme"]) == list(SCHEMES)
     assert not [c for c in table.columns if "time" in c or "µs" in c]  # dropped: see test_table_states_no_time
-    nbytes = dict(zip(table["scheme"], table["position tensors (bytes)"], strict=True))
+    nbytes = dict(zip(table["scheme"], table["position tensors (bytes)"].astype(int), strict=True))
     L, d, K = 32, 64, 8  # noqa: N806 - the paper's names
     assert nbytes["none"] == 0 and nbytes["sinusoidal"] == nbytes["learned absolute"] == L * d * 4  # (L, d) float32
     assert nbytes["Shaw"] == (2 * K + 1) * d * 4 + L * L * 8 + L * L * 4  # a^K, int64 index, float32 q·a
@@ -52,7 +51,8 @@ def test_table_states_no_time_and_no_smoothness_for_t5(default):
     """Times of a 32-token toy varied up to 1000x between page opens on a shared server: the page says
     why it shows none. T5's table is random per bucket, so nothing claims it is smooth in distance."""
     assert any("no time column" in m.value for m in default.markdown)
-    rows = property_rows(CompareSettings())
+    s = CompareSettings()
+    rows = property_rows(seq_len=s.seq_len, dim=s.dim, base=s.base, causal=s.causal)
     assert not any("smooth" in cell for cell in map(str, rows["t5"]))
     assert "last bucket" in rows["t5"][3]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import warnings
+import base64
 
 import numpy as np
 import plotly.graph_objects as go
@@ -14,15 +14,13 @@ from posviz.encodings.positions import display_positions
 from posviz.encodings.sinusoidal import concat_permutation, sinusoidal_inv_freq, sinusoidal_table
 from posviz.figures import alibi as afig
 from posviz.figures import compare as cfig
+from posviz.figures import compare_properties as cprops
+from posviz.figures.chart import Chart
 from posviz.figures.common import MASK_COLOR
+from posviz.figures.plotly_private import encoded_spec, figure_of
 from posviz.figures.sinusoidal import similarity as ssim
 from posviz.figures.sinusoidal import table as stab
 from posviz.schemes import COMPARED
-from posviz.ui.compare.settings import CompareSettings
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
-    from posviz.ui.compare import views as cui
 
 
 def test_table_figure_carries_the_table_and_says_when_strided():
@@ -187,11 +185,12 @@ def test_receptive_field_figure_has_a_line_per_head_and_reach_markers():
     assert f.layout.xaxis.type == "log" and f.layout.yaxis.type == "log"
 
 
-def test_compare_view_terms_and_figures():
-    v = cui.compare_view.__wrapped__(CompareSettings(seq_len=12, dim=16, base=10000.0, seed=0, causal=True))
+def test_compare_run_terms_and_figures():
+    v = cfig.comparison.__wrapped__(12, 16, 10000.0, True, 0)
     assert v.terms.shape == (8, 12, 12) and v.weights.shape == (8, 12, 12)
     np.testing.assert_allclose(np.nansum(v.weights, -1), 1.0, rtol=1e-5)
-    assert np.all(v.terms[0][~v.mask] == 0)  # none: no position term
+    mask = np.triu(np.ones((12, 12), dtype=bool), 1)  # causal: the future keys
+    assert np.all(v.terms[0][~mask] == 0)  # none: no position term
     assert np.isnan(v.terms[1][0, 1])  # masked
     # ALiBi's term is exactly -m (i - j); T5's is constant along diagonals
     alibi = v.terms[v.names.index("ALiBi")]
@@ -199,20 +198,63 @@ def test_compare_view_terms_and_figures():
     t5 = v.terms[v.names.index("T5")]
     assert np.allclose(np.diag(t5, -3), np.diag(t5, -3)[0])
     f = cfig.term_grid_figure(v.terms, names=v.names, positions=v.positions, causal=True)
-    assert len(f.data) == 8 and f.layout.coloraxis.cmid == 0
+    assert len(f["data"]) == 8 and f["layout"]["coloraxis"]["cmid"] == 0
     g = cfig.attention_grid_figure(v.weights, names=v.names, positions=v.positions, causal=True)
-    maps = [t for t in g.data if t.type == "heatmap"]
-    assert len(maps) == 8 and g.layout.coloraxis.colorbar.title.text == "weight (log)"
+    maps = [t for t in g["data"] if t["type"] == "heatmap"]
+    assert len(maps) == 8 and g["layout"]["coloraxis"]["colorbar"]["title"]["text"] == "weight (log)"
     masked = ~np.isfinite(v.weights) | (v.weights == 0)
-    assert masked.any() and all(np.isnan(np.asarray(t.z))[masked[h]].all() for h, t in enumerate(maps))
-    assert [t.name for t in g.data if t.type == "scatter"] == ["masked keys"]  # their own legend entry
+    assert masked.any() and all(np.isnan(np.asarray(t["z"]))[masked[h]].all() for h, t in enumerate(maps))
+    assert [t["name"] for t in g["data"] if t["type"] == "scatter"] == ["masked keys"]  # their own legend entry
     p = cfig.term_profile_figure(v.terms, names=v.names, positions=v.positions, causal=True)
-    assert list(p.data[0].x) == list(range(12)) and len(p.data) == 8
+    assert list(np.asarray(p["data"][0]["x"])) == list(range(12)) and len(p["data"]) == 8
+
+
+def test_compare_specs_are_plain_and_encoded_as_plotly_encodes_them():
+    """The builders write plain data; the chart encodes it as a Plotly figure of it would (``to_dict``), without
+    building one, and leaves the builder's arrays as they were."""
+    v = cfig.comparison.__wrapped__(9, 8, 10000.0, False, 2)
+    specs = [
+        cfig.term_profile_figure(v.terms, names=v.names, positions=v.positions, causal=False, colours=v.colours),
+        cfig.term_grid_figure(v.terms, names=v.names, positions=v.positions, causal=False, lecture=True),
+        cfig.attention_grid_figure(v.weights, names=v.names, positions=v.positions, causal=False),
+        cfig.attention_row_figure(v.weights, names=v.names, positions=v.positions),
+    ]
+    for spec in specs:
+        assert isinstance(spec, dict) and not isinstance(spec, go.Figure)
+        arrays = [t["z"] for t in spec["data"] if isinstance(t.get("z"), np.ndarray)]
+        assert Chart.of(spec).spec == figure_of(spec).to_dict()
+        assert all(isinstance(t.get("z"), np.ndarray) for t in spec["data"] if "z" in t)  # not encoded in place
+        assert all(a is t["z"] for a, t in zip(arrays, [t for t in spec["data"] if "z" in t], strict=False))
+    tuples = {"data": [{"type": "scatter", "x": (1, 2), "y": np.arange(2.0), "marker": {"color": ("a", "b")}}]}
+    assert encoded_spec(tuples) == figure_of(tuples).to_dict()
+
+
+def array(value) -> np.ndarray:
+    """A spec's array: a list, or Plotly's ``{"dtype", "bdata", "shape"}`` (base64 numpy)."""
+    if isinstance(value, dict):
+        out = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        return out.reshape([int(n) for n in str(value["shape"]).split(",")]) if "shape" in value else out
+    return np.asarray(value)
+
+
+def test_compare_figure_functions_draw_the_run():
+    """The page's figure functions draw the shared run's arrays for exactly their settings."""
+    toy = dict(seq_len=10, dim=8, base=500.0, causal=False, seed=4)
+    v = cfig.comparison.__wrapped__(10, 8, 500.0, False, 4)
+    assert not v.positions.flags.writeable and not v.terms.flags.writeable  # shared: read-only
+    spec = cfig.term_grid(**toy).spec
+    for h, trace in enumerate(t for t in spec["data"] if t["type"] == "heatmap"):
+        np.testing.assert_array_equal(array(trace["z"]).reshape(10, 10), v.terms[h])
+    row = cfig.attention_row(**toy).spec
+    for s, trace in enumerate(row["data"]):
+        np.testing.assert_array_equal(array(trace["y"]), v.weights[s][-1].astype(np.float32))
+    assert cfig.term_grid(**toy, lecture=True).spec["layout"]["font"]["size"] > spec["layout"]["font"]["size"]
+    other = cfig.term_grid(**{**toy, "seed": 5}).spec
+    assert array(other["data"][1]["z"]).tolist() != array(spec["data"][1]["z"]).tolist()
 
 
 def test_compare_table_counts_parameters_from_the_settings():
-    v = cui.compare_view.__wrapped__(CompareSettings(seq_len=20, dim=32, base=10000.0, seed=1, causal=False))
-    t = v.table.set_index("scheme")
+    t = cprops.properties(seq_len=20, dim=32, base=10000.0, seed=1, causal=False).set_index("scheme")
     assert t.loc["learned absolute", "parameters"] == 20 * 32
     assert t.loc["Shaw", "parameters"] == 2 * 17 * 32
     assert t.loc["sinusoidal", "parameters"] == 0 and t.loc["RoPE", "parameters"] == 0
@@ -223,17 +265,18 @@ def test_compare_table_counts_parameters_from_the_settings():
     )
     assert "distance 8" in t.loc["Shaw", "stops distinguishing distances at"]
     # not causal: every key visible, weights are dense
-    assert not v.mask.any() and (v.weights[0] > 0).all()
+    v = cfig.comparison.__wrapped__(20, 32, 10000.0, False, 1)
+    assert (v.weights[0] > 0).all()
 
 
 def test_compare_names_order_and_colours_come_from_the_registry():
-    v = cui.compare_view.__wrapped__(CompareSettings(seq_len=6, dim=8))
+    v = cfig.comparison.__wrapped__(6, 8, 10000.0, True, 0)
     assert v.names == tuple(c.short for c in COMPARED) and v.terms.shape[0] == len(COMPARED)
     for figure in (cfig.term_profile_figure, cfig.attention_row_figure):
         data = v.terms if figure is cfig.term_profile_figure else v.weights
         kw = dict(causal=True) if figure is cfig.term_profile_figure else {}
         f = figure(data, names=v.names, positions=v.positions, colours=v.colours, **kw)
-        assert [t.name for t in f.data] == [c.short for c in COMPARED]
-        assert [t.line.color for t in f.data] == [c.colour for c in COMPARED]
+        assert [t["name"] for t in f["data"]] == [c.short for c in COMPARED]
+        assert [t["line"]["color"] for t in f["data"]] == [c.compared.colour for c in COMPARED if c.compared]
     plain = cfig.attention_row_figure(v.weights, names=v.names, positions=v.positions)
-    assert all(t.line.color is None for t in plain.data)  # no colours given: Plotly's own
+    assert all("color" not in t["line"] for t in plain["data"])  # no colours given: Plotly's own

@@ -24,8 +24,10 @@ with warnings.catch_warnings():
 
 
 def csv_of(chart) -> str:
-    assert isinstance(chart, Chart | FigureChart) and chart.csv is not None
-    return chart.csv()
+    assert isinstance(chart, FigureChart) or (isinstance(chart, Chart) and chart.csv is not None)
+    text = chart.csv()
+    assert text is not None
+    return text
 
 
 def frame_of(chart, columns: list[str]) -> pd.DataFrame:
@@ -53,34 +55,33 @@ def assert_grid(frame: pd.DataFrame, name: str, matrix, q_pos, k_pos) -> None:
 # ---------------------------------------------------------------- /compare
 
 
-def test_compare_chart_csvs_hold_the_views_arrays():
-    from posviz.ui.compare import charts
-    from posviz.ui.compare.settings import CompareSettings
-    from posviz.ui.compare.views import compare_view
+def test_compare_chart_csvs_hold_the_runs_arrays():
+    from posviz.figures import compare
 
-    s = CompareSettings()
-    v = compare_view(s)
+    toy = dict(seq_len=32, dim=64, base=10000.0, causal=True, seed=0)
+    v = compare.comparison(32, 64, 10000.0, True, 0)
     names, pos = list(v.names), v.positions
     assert len(names) >= 2 and len(set(names)) == len(names)
     np.testing.assert_array_equal(pos, np.arange(len(pos)))  # the last query i is len - 1
     last = len(pos) - 1
     texts = {}
-    for fn in (charts.term_profile, charts.term_grid, charts.attention_grid, charts.attention_row):
-        texts[fn] = csv_of(fn.uncached(s, False))
-        assert csv_of(fn.uncached(s, True)) == texts[fn], fn.__name__  # lecture mode: the same data
-        assert csv_of(fn(s, False)) == texts[fn], fn.__name__  # through the cache: the text remembered
+    for fn in (compare.term_profile, compare.term_grid, compare.attention_grid, compare.attention_row):
+        chart = fn(**toy)
+        texts[fn] = csv_of(chart)
+        assert csv_of(fn(**toy, lecture=True)) == texts[fn], fn.__name__  # lecture mode: the same data
+        assert chart.csv() is texts[fn], fn.__name__  # made once, then remembered
     assert len(set(texts.values())) == len(texts)  # four different CSVs
 
-    profile = frame_of(charts.term_profile.uncached(s, False), ["key j", "distance i - j", *names])
+    profile = frame_of(compare.term_profile(**toy), ["key j", "distance i - j", *names])
     assert_column(profile, "key j", pos)
     assert_column(profile, "distance i - j", pos[::-1])  # the last query: i - j runs down to 0
-    row = frame_of(charts.attention_row.uncached(s, False), ["key j", *names])
+    row = frame_of(compare.attention_row(**toy), ["key j", *names])
     assert_column(row, "key j", pos)
     for n, name in enumerate(names):
         assert_column(profile, name, v.terms[n][last])
         assert_column(row, name, v.weights[n][last])
-    for fn, matrices in ((charts.term_grid, v.terms), (charts.attention_grid, v.weights)):
-        grid = frame_of(fn.uncached(s, False), ["query i", "key j", "r = j - i", *names])
+    for fn, matrices in ((compare.term_grid, v.terms), (compare.attention_grid, v.weights)):
+        grid = frame_of(fn(**toy), ["query i", "key j", "r = j - i", *names])
         assert len(grid) == len(pos) ** 2
         assert_column(grid, "r = j - i", grid["key j"] - grid["query i"])
         for name, matrix in zip(names, matrices, strict=True):

@@ -1,56 +1,57 @@
-"""Links from the compare page to each compared scheme's page, with the shared settings, keyed by registry key."""
+"""Links from the compare page to each compared scheme's page, with the shared settings.
+
+The registry (each scheme's ``compared``) names the function giving a scheme's link settings and,
+when it is not the scheme's own page, the page it opens; ``link_<key>`` here for the schemes posviz
+ships with, a new scheme's in its own files.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from urllib.parse import urlencode
 
 from posviz.encodings.compare import ALIBI_HEADS, COPE_NPOS
-from posviz.schemes import BY_KEY, COMPARED
+from posviz.schemes import COMPARED, load
 from posviz.ui.compare.settings import CompareSettings
 
 Params = dict[str, str]
 
 
-def _sinusoidal(s: CompareSettings) -> Params:
-    return {"seq_len": str(s.seq_len), "base": f"{s.base:g}", "dim": str(s.dim), "seed": str(s.seed)}
+def link_none(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> Params:
+    return {}
 
 
-# Scheme key -> (URL path of the page that shows it, its query parameters for these settings).
-LINKS: dict[str, tuple[str, Callable[[CompareSettings], Params]]] = {
-    "none": ("", lambda s: {}),
-    "sinusoidal": ("sinusoidal", _sinusoidal),
-    "learned": ("sinusoidal", _sinusoidal),  # section 5 of the sinusoidal page
-    "shaw": (
-        "shaw",
-        lambda s: {"q_len": str(s.seq_len), "k_len": str(s.seq_len), "dim": str(s.dim), "seed": str(s.seed)},
-    ),
-    "t5": (
-        "t5",
-        lambda s: {
-            "q_len": str(s.seq_len),
-            "k_len": str(s.seq_len),
-            "seed": str(s.seed),
-            "bidirectional": str(not s.causal).lower(),
-        },
-    ),
-    "rope": ("rope", _sinusoidal),
-    "alibi": (
-        "alibi",
-        lambda s: {"seq_len": str(s.seq_len), "heads": str(ALIBI_HEADS), "causal": str(s.causal).lower()},
-    ),
-    "cope": ("cope", lambda s: {"mode": "random", "npos_max": str(COPE_NPOS), "dim": str(s.dim), "seed": str(s.seed)}),
-}
-# What a link opens, where it is not the scheme's own page.
-OPENS = {
-    "none": "the home page: why attention needs position",
-    "learned": "the sinusoidal page (section 5) with these settings",
-}
+def link_sinusoidal(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> Params:
+    return {"seq_len": str(seq_len), "base": f"{base:g}", "dim": str(dim), "seed": str(seed)}
+
+
+link_learned = link_sinusoidal  # section 5 of the sinusoidal page
+link_rope = link_sinusoidal
+
+
+def link_shaw(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> Params:
+    return {"q_len": str(seq_len), "k_len": str(seq_len), "dim": str(dim), "seed": str(seed)}
+
+
+def link_t5(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> Params:
+    return {"q_len": str(seq_len), "k_len": str(seq_len), "seed": str(seed), "bidirectional": str(not causal).lower()}
+
+
+def link_alibi(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> Params:
+    return {"seq_len": str(seq_len), "heads": str(ALIBI_HEADS), "causal": str(causal).lower()}
+
+
+def link_cope(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> Params:
+    return {"mode": "random", "npos_max": str(COPE_NPOS), "dim": str(dim), "seed": str(seed)}
 
 
 def page_links(s: CompareSettings) -> list[tuple[str, str, Params]]:
     """``(scheme key, url path, query params)`` in the registry's order: each scheme's page with these settings."""
-    return [(c.key, LINKS[c.key][0], LINKS[c.key][1](s)) for c in COMPARED]
+    settings = dict(seq_len=s.seq_len, dim=s.dim, base=s.base, seed=s.seed, causal=s.causal)
+    return [
+        (c.key, c.key if c.compared.opens is None else c.compared.opens, load(c.compared.link)(**settings))
+        for c in COMPARED
+        if c.compared
+    ]
 
 
 def link_markdown(s: CompareSettings) -> str:
@@ -61,9 +62,9 @@ def link_markdown(s: CompareSettings) -> str:
     parameters on the way (Streamlit 1.67); a plain link opens the page as a shared link would.
     """
     lines = []
-    for key, path, params in page_links(s):
-        name = BY_KEY[key].short
+    for c, (_, path, params) in zip(COMPARED, page_links(s), strict=True):
         url = (path or "./") + ("?" + urlencode(params) if params else "")
-        what = OPENS.get(key, f"the {name} page with these settings")
-        lines.append(f"- **{name}**: [{what}]({url})")
+        opens = c.compared.opens_text if c.compared else None
+        what = opens or f"the {c.short} page with these settings"
+        lines.append(f"- **{c.short}**: [{what}]({url})")
     return "\n".join(lines)

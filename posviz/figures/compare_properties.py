@@ -1,0 +1,99 @@
+"""The compare page's properties table: one row per compared scheme, computed from the settings.
+
+Each scheme's row is a function the registry names (``compared.row``); ``row_<key>`` here for the
+schemes posviz ships with, a new scheme's in its own module. A row is ``(kind, learned or fixed,
+parameters, where it stops distinguishing distances)``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from posviz.encodings.alibi import alibi_slopes
+from posviz.encodings.compare import (
+    ALIBI_HEAD,
+    ALIBI_HEADS,
+    COPE_NPOS,
+    SHAW_CLIP,
+    T5_BUCKETS,
+    T5_HEADS,
+    T5_MAX_DISTANCE,
+)
+from posviz.encodings.rope import rope_inv_freq
+from posviz.encodings.sinusoidal import sinusoidal_wavelengths
+from posviz.encodings.t5 import t5_saturation
+from posviz.figures.compare import comparison
+from posviz.schemes import COMPARED, load
+
+Row = tuple[str, str, int, str]  # kind, learned or fixed, parameters, where it stops distinguishing distances
+
+
+def row_none(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
+    return ("—", "fixed", 0, "never sees distance: attention is a function of the set of tokens")
+
+
+def row_sinusoidal(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
+    slowest = float(sinusoidal_wavelengths(dim, base=base)[-1])
+    return ("absolute, added to the input", "fixed", 0, f"no limit; slowest period {slowest:,.0f} tokens")
+
+
+def row_learned(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
+    stops = f"no row past position {seq_len - 1}: longer inputs are impossible"
+    return ("absolute, added to the input", "learned", seq_len * dim, stops)
+
+
+def row_shaw(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
+    stops = f"distance {SHAW_CLIP} (K): every farther key reads the edge row"
+    return ("relative, vector in q·k", "learned", 2 * (2 * SHAW_CLIP + 1) * dim, stops)
+
+
+def row_t5(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
+    # the smallest distance from which every farther key (in the past) shares one bucket
+    saturation = t5_saturation(bidirectional=not causal, num_buckets=T5_BUCKETS, max_distance=T5_MAX_DISTANCE)
+    stops = f"distance {saturation}: every farther key shares the last bucket"
+    return ("relative, bias on the logits", "learned", T5_BUCKETS * T5_HEADS, stops)
+
+
+def row_rope(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
+    slowest = float(2 * math.pi / rope_inv_freq(dim, base=base)[-1])
+    return ("relative, rotation of q and k", "fixed", 0, f"no limit; slowest period {slowest:,.0f} tokens")
+
+
+def row_alibi(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
+    m = float(alibi_slopes(ALIBI_HEADS)[ALIBI_HEAD])
+    return ("relative, bias on the logits", "fixed", 0, f"never (linear); this head loses 1/e per {1 / m:.0f} tokens")
+
+
+def row_cope(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
+    stops = f"contextual position {COPE_NPOS - 1}: positions are clamped"
+    return ("contextual, counts gated keys", "learned", COPE_NPOS * dim, stops)
+
+
+def property_rows(*, seq_len: int, dim: int, base: float, causal: bool) -> dict[str, Row]:
+    """Scheme key -> its row, from the settings, in the registry's order."""
+    return {
+        c.key: load(c.compared.row)(seq_len=seq_len, dim=dim, base=base, causal=causal) for c in COMPARED if c.compared
+    }
+
+
+def properties(*, seq_len: int, dim: int, base: float, causal: bool, seed: int) -> pd.DataFrame:
+    """The properties table in the registry's order, with the bytes of the position tensors each scheme built
+    on this sequence (measured).
+
+    No time column: at these lengths a run is tens of microseconds of PyTorch's per-call overhead, and
+    on a shared server the same measurement varied up to a thousandfold between page opens.
+    """
+    rows = property_rows(seq_len=seq_len, dim=dim, base=base, causal=causal)
+    kinds, learned, params, stops = zip(*rows.values(), strict=True)
+    return pd.DataFrame(
+        {
+            "scheme": [c.short for c in COMPARED],
+            "kind": kinds,
+            "learned or fixed": learned,
+            "parameters": params,
+            "stops distinguishing distances at": stops,
+            "position tensors (bytes)": list(comparison(seq_len, dim, base, causal, seed).nbytes),
+        }
+    )
