@@ -27,27 +27,27 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # ---------------------------------------------------------------- a scheme that is not in posviz
 
-XPOS_SCALE = Param("xpos_scale", "Decay per token", "float", 0.5, "number", min=0.0, max=4.0)
-SHOW_XPOS = OnDemand("show_xpos", "The decay against distance")
+YDECAY_SCALE = Param("ydecay_scale", "Decay per token", "float", 0.5, "number", min=0.0, max=4.0)
+SHOW_YDECAY = OnDemand("show_ydecay", "The decay against distance")
 
 
 @dataclass(frozen=True)
 class XposSettings:
     seq_len: int = setting(PARAMS["seq_len"])
-    xpos_scale: float = setting(XPOS_SCALE)
+    ydecay_scale: float = setting(YDECAY_SCALE)
 
 
-def run_xpos(t):
+def run_ydecay(t):
     """A bias of -0.5 |i - j| on the logits: (L, L), and the bias it built."""
     bias = -0.5 * (t.pos[:, None] - t.pos[None, :]).abs().float()
     return t.q @ t.k.T / math.sqrt(t.s.dim) + bias, [bias]
 
 
-def row_xpos(*, seq_len: int, dim: int, base: float, causal: bool):
+def row_ydecay(*, seq_len: int, dim: int, base: float, causal: bool):
     return ("relative, bias on the logits", "fixed", 0, "never (a test scheme)")
 
 
-def link_xpos(*, seq_len: int, dim: int, base: float, seed: int, causal: bool):
+def link_ydecay(*, seq_len: int, dim: int, base: float, seed: int, causal: bool):
     return {"seq_len": str(seq_len)}
 
 
@@ -57,11 +57,11 @@ import json, sys
 import posviz.schemes as reg
 
 new = reg.Scheme(
-    "xpos", "xPos", "xPos", "a test", "relative, fixed", "a decay per token",
+    "ydecay", "yDecay", "yDecay", "a test", "relative, fixed", "a decay per token",
     settings="tests.test_registry:XposSettings", sections="tests.test_registry",
     bench=reg.Bench((16, 32), (16,), length_keys=("seq_len",)),
-    compared=reg.Compared("#17becf", run="tests.test_registry:run_xpos", row="tests.test_registry:row_xpos",
-                          link="tests.test_registry:link_xpos"),
+    compared=reg.Compared("#17becf", run="tests.test_registry:run_ydecay", row="tests.test_registry:row_ydecay",
+                          link="tests.test_registry:link_ydecay"),
 )
 reg.SCHEMES = (*reg.SCHEMES, new)
 reg.BY_KEY = {s.key: s for s in reg.SCHEMES}
@@ -83,25 +83,25 @@ grid = compare.term_grid(**toy).spec
 table = compare_properties.properties(**toy)
 json.dump({
     "names": list(run.names),
-    "xpos_term": run.terms[-1].tolist(),
-    "xpos_bytes": run.nbytes[-1],
+    "ydecay_term": run.terms[-1].tolist(),
+    "ydecay_bytes": run.nbytes[-1],
     "grid_panels": sum(t["type"] == "heatmap" for t in grid["data"]),
     "grid_csv_header": compare.term_grid(**toy).csv().splitlines()[0],
     "profile_lines": [t["name"] for t in compare.term_profile(**toy).spec["data"]],
-    "table": table.set_index("scheme").loc["xPos"].astype(str).to_dict(),
+    "table": table.set_index("scheme").loc["yDecay"].astype(str).to_dict(),
     "links": link_markdown(CompareSettings(seq_len=6, dim=8)),
     "bench": {k: [c.page, list(c.lengths), c.query(16).get("seq_len")] for k, c in BENCH.items()},
     "sections": [p.key for p in every_on_demand()],
-    "own_sections": [p.key for p in sections_of("xpos")],
+    "own_sections": [p.key for p in sections_of("ydecay")],
     "settings": [c.__name__ for c in settings_classes()],
     "url_keys": all_url_keys(),
-    "deck": sorted(page_params("xpos")),
+    "deck": sorted(page_params("ydecay")),
 }, sys.stdout)
 """
 
 
 @pytest.fixture(scope="module")
-def with_xpos() -> dict:
+def with_ydecay() -> dict:
     done = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
     )
@@ -109,30 +109,30 @@ def with_xpos() -> dict:
     return json.loads(done.stdout)
 
 
-def test_a_new_compared_scheme_runs_draws_and_has_a_row_and_a_link(with_xpos):
-    assert with_xpos["names"] == [*(c.short for c in COMPARED), "xPos"]
-    term = with_xpos["xpos_term"]  # its position term is its bias, -0.5 |i - j|, NaN on future keys (causal)
+def test_a_new_compared_scheme_runs_draws_and_has_a_row_and_a_link(with_ydecay):
+    assert with_ydecay["names"] == [*(c.short for c in COMPARED), "yDecay"]
+    term = with_ydecay["ydecay_term"]  # its position term is its bias, -0.5 |i - j|, NaN on future keys (causal)
     assert term[5][1] == pytest.approx(-2.0) and term[3][3] == 0 and math.isnan(term[1][4])
-    assert with_xpos["xpos_bytes"] == 6 * 6 * 4  # the (L, L) float32 bias it built
-    assert with_xpos["grid_panels"] == len(COMPARED) + 1
-    assert with_xpos["grid_csv_header"].endswith(",xPos")
-    assert with_xpos["profile_lines"][-1] == "xPos"
-    assert with_xpos["table"]["kind"] == "relative, bias on the logits"
-    assert "- **xPos**: [the xPos page with these settings](xpos?seq_len=6)" in with_xpos["links"]
+    assert with_ydecay["ydecay_bytes"] == 6 * 6 * 4  # the (L, L) float32 bias it built
+    assert with_ydecay["grid_panels"] == len(COMPARED) + 1
+    assert with_ydecay["grid_csv_header"].endswith(",yDecay")
+    assert with_ydecay["profile_lines"][-1] == "yDecay"
+    assert with_ydecay["table"]["kind"] == "relative, bias on the logits"
+    assert "- **xPos**: [the xPos page with these settings](ydecay?seq_len=6)" in with_ydecay["links"]
 
 
-def test_a_new_scheme_page_is_benched_and_its_sections_and_settings_found(with_xpos):
-    assert with_xpos["bench"]["posviz_xpos"] == ["xpos", [16, 32], "16"]
-    assert set(with_xpos["bench"]) == {f"posviz_{p.key}" for p in PAGES if p.bench} | {"posviz_xpos"}
-    assert with_xpos["own_sections"] == ["show_xpos"] and "show_xpos" in with_xpos["sections"]
-    assert "XposSettings" in with_xpos["settings"] and "xpos_scale" in with_xpos["url_keys"]
+def test_a_new_scheme_page_is_benched_and_its_sections_and_settings_found(with_ydecay):
+    assert with_ydecay["bench"]["posviz_ydecay"] == ["ydecay", [16, 32], "16"]
+    assert set(with_ydecay["bench"]) == {f"posviz_{p.key}" for p in PAGES if p.bench} | {"posviz_ydecay"}
+    assert with_ydecay["own_sections"] == ["show_ydecay"] and "show_ydecay" in with_ydecay["sections"]
+    assert "XposSettings" in with_ydecay["settings"] and "ydecay_scale" in with_ydecay["url_keys"]
 
 
 @pytest.mark.xfail(
     strict=True, reason="posviz/ui/deck/links.py finds settings by package name until it reads the registry"
 )
-def test_a_deck_step_on_a_new_scheme_page_reads_its_settings(with_xpos):
-    assert {"seq_len", "xpos_scale", "show_xpos", "lecture", "step"} <= set(with_xpos["deck"])
+def test_a_deck_step_on_a_new_scheme_page_reads_its_settings(with_ydecay):
+    assert {"seq_len", "ydecay_scale", "show_ydecay", "lecture", "step"} <= set(with_ydecay["deck"])
 
 
 # ---------------------------------------------------------------- the registry as it ships

@@ -105,4 +105,4 @@ def scores(*, dim: int, scale_base: float, seq_len: int, seed: int, lecture: boo
         ),
         lecture=lecture,
     )
-    return Chart.of(figure, lambda: columns_csv({"distance": r.numpy(), "rope": rope, "xpos": xpos}))
+    return Chart.of(figure, lambda: columns_csv({"distance": r.numpy(), "RoPE score": rope, "xPos score": xpos}))
