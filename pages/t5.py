@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from posviz.figures import t5, t5_bias, t5_pipeline
+from posviz.figures import t5, t5_attention, t5_bias, t5_pipeline
 from posviz.figures.t5_pipeline import PIPELINE_STEPS
 from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, rule_error, section, short_code
@@ -107,26 +107,26 @@ with on_demand(texts.SHOW_BIAS) as shown:
         )
 
 section("6 · The effect on attention")
-prose(texts.ATTENTION.format(dim=t5_bias.TOY_DIM))
+prose(texts.ATTENTION.format(dim=t5_attention.TOY_DIM))
 with on_demand(texts.SHOW_ATTENTION) as shown:
     if shown:
-        q_len, k_len = t5_bias.toy_lengths(s.q_len, s.k_len)
+        q_len, k_len = t5_attention.toy_lengths(s.q_len, s.k_len)
         toy = replace(s, q_len=q_len, k_len=k_len)  # lengths capped: the softmax runs over every key
         if (q_len, k_len) != (s.q_len, s.k_len):
-            st.caption(texts.TOY_CAP.format(cap=t5_bias.TOY_MAX_LEN, q_len=q_len, k_len=k_len, align=s.align))
+            st.caption(texts.TOY_CAP.format(cap=t5_attention.TOY_MAX_LEN, q_len=q_len, k_len=k_len, align=s.align))
         attention = dict(bias, q_len=q_len, k_len=k_len, head=s.head)
-        pair = t5_bias.pair_axes(q_len=q_len, k_len=k_len, align=s.align, **zoom)
-        mid, query = t5_bias.middle_query(pair)
-        attention_code = t5_snippet(toy, part="attention", table=custom, toy_dim=t5_bias.TOY_DIM, axes=pair)
+        pair = t5_attention.pair_axes(q_len=q_len, k_len=k_len, align=s.align, **zoom)
+        mid, query = t5_attention.middle_query(pair)
+        attention_code = t5_snippet(toy, part="attention", table=custom, toy_dim=t5_attention.TOY_DIM, axes=pair)
         show_figure(
-            chart(t5_bias.attention, **attention, lecture=lecture),
+            chart(t5_attention.attention, **attention, lecture=lecture),
             name=f"t5_attention_head_{s.head}",
             slot="t5_attention",
             alt="Attention weights without and with the bias.",
             code=attention_code,
         )
         show_figure(
-            chart(t5_bias.attention_row, **attention, lecture=lecture),
+            chart(t5_attention.attention_row, **attention, lecture=lecture),
             name=f"t5_attention_row_head_{s.head}",
             slot="t5_attention_row",
             alt="One query's attention weights over the keys, without and with the bias.",

@@ -1,9 +1,10 @@
-"""The T5 bias tensor and its effect: one function of plain arguments per figure, each returning a :class:`Chart`.
+"""The T5 bias tensor: one function of plain arguments per figure, each returning a :class:`Chart`.
 
-``head_bias``, ``bias_grid``, ``attention``, ``attention_row`` and ``pitfall`` are what the page (and a
-notebook) calls; the ``*_figure`` builders below them turn arrays into specs. The bias table is the seeded
-N(0, 1) one of ``seed`` (``table=None``), or any ``(num_buckets, heads)`` float32 table given as its bytes
-(``array.astype(np.float32).tobytes()``: an edited or uploaded table, hashable as a cache key).
+``head_bias``, ``bias_grid`` and ``pitfall`` are what the page (and a notebook) calls (the bias's effect
+on attention: :mod:`posviz.figures.t5_attention`); the ``*_figure`` builders below them turn arrays into
+specs. The bias table is the seeded N(0, 1) one of ``seed`` (``table=None``), or any
+``(num_buckets, heads)`` float32 table given as its bytes (``array.astype(np.float32).tobytes()``: an
+edited or uploaded table, hashable as a cache key).
 """
 
 from __future__ import annotations
@@ -13,17 +14,14 @@ import plotly.graph_objects as go
 import torch
 
 from posviz.encodings.t5 import t5_bias, t5_bias_seed_transpose
-from posviz.encodings.t5_toy import t5_bias_block_means, t5_toy_attention, t5_toy_table
+from posviz.encodings.t5_toy import t5_bias_block_means, t5_toy_table
 from posviz.figures.axes import Axes
 from posviz.figures.chart import Chart
-from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, sample_note, subtitle_lines
-from posviz.figures.csv import columns_csv, matrix_csv, panels_csv
+from posviz.figures.common import as_array, heatmap, heatmap_grid, subtitle_lines
+from posviz.figures.csv import matrix_csv, panels_csv
 from posviz.figures.t5 import MAIN_POINTS, on_axes, shown_axes
 
-PAIR_POINTS = 128  # per axis for the attention pair
 PITFALL_POINTS = 112  # per axis for the three pitfall panels
-TOY_DIM = 32
-TOY_MAX_LEN = 2048  # the toy attention runs a full softmax over at most this many keys
 
 
 # --- the table and the positions ------------------------------------------------------------------
@@ -55,23 +53,7 @@ def grid_points(heads: int) -> int:
     return max(16, min(64, int((MAIN_POINTS**2 / heads) ** 0.5)))
 
 
-def toy_lengths(q_len: int, k_len: int) -> tuple[int, int]:
-    """The toy attention's lengths: capped at ``TOY_MAX_LEN``.
-
-    Toy queries and keys are content: the softmax over them needs every key, so
-    unlike the position terms its cost grows with the length. Capping both
-    lengths keeps the alignment (``q_len <= k_len`` stays true).
-    """
-    return min(q_len, TOY_MAX_LEN), min(k_len, TOY_MAX_LEN)
-
-
-def middle_query(ax: Axes) -> tuple[int, int]:
-    """Row index and position of the query whose attention row is drawn: the middle shown query."""
-    mid = len(ax.q_pos) // 2
-    return mid, int(ax.q_pos[mid])
-
-
-def _positions(ax: Axes) -> tuple[torch.Tensor, torch.Tensor]:
+def position_tensors(ax: Axes) -> tuple[torch.Tensor, torch.Tensor]:
     return torch.as_tensor(ax.q_pos), torch.as_tensor(ax.k_pos)
 
 
@@ -99,7 +81,7 @@ def head_bias(
     """Head ``head``'s bias at full resolution on the shown cells: ``(q shown, k shown)``."""
     ax = shown_axes(q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start)
     column = bias_table(num_buckets=num_buckets, heads=heads, seed=seed, table=table)[:, head : head + 1]
-    bias = t5_bias(column, *_positions(ax), bidirectional=bidirectional, max_distance=max_distance, scale=scale)
+    bias = t5_bias(column, *position_tensors(ax), bidirectional=bidirectional, max_distance=max_distance, scale=scale)
     z = bias[0].numpy()  # (q shown, k shown)
     figure = bias_figure(z, head=head, **on_axes(ax, q_len, k_len, lecture))
     return Chart.of(figure, lambda: matrix_csv(z, ax.q_pos, ax.k_pos))
@@ -140,66 +122,11 @@ def bias_grid(
     ax = grid_axes(q_len=q_len, k_len=k_len, align=align, heads=heads, window=window, q_start=q_start, k_start=k_start)
     full = bias_table(num_buckets=num_buckets, heads=heads, seed=seed, table=table)
     means = t5_bias_block_means(
-        full, *_positions(ax), bidirectional=bidirectional, max_distance=max_distance, scale=scale
+        full, *position_tensors(ax), bidirectional=bidirectional, max_distance=max_distance, scale=scale
     )
     z = means.float().numpy()  # (heads, g, g)
     figure = bias_grid_figure(z, **on_axes(ax, q_len, k_len, lecture))
     return Chart.of(figure, lambda: panels_csv({f"head {h}": m for h, m in enumerate(z)}, ax.q_pos, ax.k_pos))
-
-
-def pair_axes(*, q_len: int, k_len: int, align: str, window: int = 0, q_start: int = 0, k_start: int = 0) -> Axes:
-    """The shown positions of the toy attention (:func:`attention`, :func:`attention_row`)."""
-    return shown_axes(
-        q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start, points=PAIR_POINTS
-    )
-
-
-def toy_attention(
-    *,
-    q_len: int,
-    k_len: int,
-    align: str,
-    bidirectional: bool,
-    num_buckets: int,
-    max_distance: int,
-    heads: int,
-    head: int,
-    scale: float = 1.0,
-    seed: int = 0,
-    table: bytes | None = None,
-    window: int = 0,
-    q_start: int = 0,
-    k_start: int = 0,
-) -> tuple[Axes, np.ndarray, np.ndarray]:
-    """The shown positions and head ``head``'s toy attention on them, without and with the bias: two
-    (rows, cols) float32 (:func:`posviz.encodings.t5_toy.t5_toy_attention`, ``TOY_DIM`` dimensions, toy
-    queries and keys from the generator of ``seed + 1``). The lengths are the capped ones
-    (:func:`toy_lengths`); the softmax runs over every key."""
-    ax = pair_axes(q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start)
-    column = bias_table(num_buckets=num_buckets, heads=heads, seed=seed, table=table)[:, head : head + 1]
-    q_pos, k_pos = _positions(ax)
-    without, with_bias = t5_toy_attention(
-        column, q_len=q_len, k_len=k_len, align=align, q_pos=q_pos, k_pos=k_pos, dim=TOY_DIM, seed=seed,
-        bidirectional=bidirectional, max_distance=max_distance, scale=scale,
-    )  # fmt: skip
-    return ax, without.numpy(), with_bias.numpy()
-
-
-def attention(*, lecture: bool = False, **settings) -> Chart:
-    """Toy attention of head ``head`` without and with the bias, on :func:`toy_attention`'s settings."""
-    ax, without, with_bias = toy_attention(**settings)
-    q_len, k_len = settings["q_len"], settings["k_len"]
-    figure = attention_figure(without, with_bias, head=settings["head"], **on_axes(ax, q_len, k_len, lecture))
-    return Chart.of(figure, lambda: panels_csv({"without bias": without, "with bias": with_bias}, ax.q_pos, ax.k_pos))
-
-
-def attention_row(*, lecture: bool = False, **settings) -> Chart:
-    """The middle shown query's attention over the keys (:func:`middle_query`), without and with the bias."""
-    ax, without, with_bias = toy_attention(**settings)
-    mid, query = middle_query(ax)
-    row, row_bias = without[mid], with_bias[mid]
-    figure = attention_row_figure(row, row_bias, query=query, k_pos=ax.k_pos, k_len=settings["k_len"], lecture=lecture)
-    return Chart.of(figure, lambda: columns_csv({"key j": ax.k_pos, "without bias": row, "with bias": row_bias}))
 
 
 def pitfall_axes(*, q_len: int, k_len: int, align: str, window: int = 0, q_start: int = 0, k_start: int = 0) -> Axes:
@@ -237,8 +164,8 @@ def pitfall(
     ax = pitfall_axes(q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start)
     column = bias_table(num_buckets=num_buckets, heads=heads, seed=seed, table=table)[:, head : head + 1]
     kw = dict(bidirectional=bidirectional, max_distance=max_distance, scale=scale)
-    correct = t5_bias(column, *_positions(ax), **kw)[0].numpy()
-    transposed = t5_bias_seed_transpose(column, *_positions(ax), **kw)[0].numpy()
+    correct = t5_bias(column, *position_tensors(ax), **kw)[0].numpy()
+    transposed = t5_bias_seed_transpose(column, *position_tensors(ax), **kw)[0].numpy()
     figure = pitfall_figure(correct, transposed, head=head, **on_axes(ax, q_len, k_len, lecture))
     return Chart.of(
         figure,
@@ -281,64 +208,6 @@ def bias_grid_figure(bias, *, q_pos, k_pos, q_len: int, k_len: int, lecture: boo
         title=f"All {heads} heads of the bias tensor (1, {heads}, q_len, k_len)",
         cols=4 if heads <= 16 else 8,
         pooled=True,
-    )
-
-
-def attention_figure(
-    without, with_bias, *, head: int, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False
-) -> go.Figure:
-    """Toy attention weights without and with the bias, on one scale."""
-    both = np.stack([as_array(without), as_array(with_bias)])
-    return heatmap_grid(
-        both,
-        q_pos=q_pos,
-        k_pos=k_pos,
-        q_len=q_len,
-        k_len=k_len,
-        lecture=lecture,
-        titles=["softmax(q kᵀ / √d)", f"softmax(q kᵀ / √d + bias[{head}])"],
-        title=f"Attention weights of head {head}, without and with the position bias",
-        subtitle="colour: log scale (most weights are tiny, a few large)",
-        value_name="weight",
-        palette="sequential",
-        cols=2,
-        log_scale=True,
-    )
-
-
-def attention_row_figure(
-    without, with_bias, *, query: int, k_pos, k_len: int | None = None, lecture: bool = False
-) -> go.Figure:
-    """One query's attention over the keys, without and with the bias."""
-    lk = look(lecture)
-    k = compact(as_array(k_pos))
-    rel = compact(as_array(k_pos).astype(np.int64) - query)  # r = j - i for the hover
-    fig = go.Figure()
-    for y, name, dash in ((without, "without bias", "dot"), (with_bias, "with bias", "solid")):
-        fig.add_trace(
-            go.Scatter(
-                x=k,
-                y=as_array(y).astype(np.float32),
-                customdata=rel,
-                name=name,
-                mode="lines",
-                line=dict(width=lk.line, dash=dash),
-                hovertemplate="key j = %{x}<br>r = j − i = %{customdata}<br>weight = %{y:.3g}"
-                f"<extra>{name}</extra>",
-            )
-        )
-    fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
-    fig.update_xaxes(title_text="key position j", automargin=True)
-    fig.update_yaxes(title_text="attention weight", automargin=True, rangemode="tozero")
-    return finish(
-        fig,
-        title=f"Query i = {query}: where its attention goes",
-        lecture=lecture,
-        subtitle=subtitle_lines(
-            "the same random q and k; only the position bias differs",
-            sample_note([query], k_pos, 1, k_len or len(k)),
-        ),
-        height=int(lk.height * 0.8),
     )
 
 

@@ -46,6 +46,7 @@ def test_t5_charts_carry_the_matrices_they_draw():
 
     from posviz.encodings.t5 import t5_bias, t5_bucket_steps
     from posviz.figures import t5, t5_pipeline
+    from posviz.figures import t5_attention as attention_figures
     from posviz.figures import t5_bias as bias_figures
 
     cells = dict(q_len=40, k_len=50, align="start")
@@ -80,10 +81,10 @@ def test_t5_charts_carry_the_matrices_they_draw():
     got = pd.read_csv(io.StringIO(bias_figures.head_bias(**bias, head=2, table=edited).csv()), index_col=0)
     np.testing.assert_allclose(got.to_numpy(), full[2].numpy() + 0.5, rtol=1e-6)
 
-    pair = bias_figures.pair_axes(**cells)
-    both = frame(bias_figures.attention(**bias, head=1))
-    row = frame(bias_figures.attention_row(**bias, head=1))
-    mid, query = bias_figures.middle_query(pair)
+    pair = attention_figures.pair_axes(**cells)
+    both = frame(attention_figures.attention(**bias, head=1))
+    row = frame(attention_figures.attention_row(**bias, head=1))
+    mid, query = attention_figures.middle_query(pair)
     at_query = both[both["query i"] == query]
     assert list(row["key j"]) == list(at_query["key j"]) == list(pair.k_pos)
     for name in ("without bias", "with bias"):  # the row figure draws the middle row of the pair

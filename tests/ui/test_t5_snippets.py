@@ -13,6 +13,7 @@ import torch
 from posviz.encodings.positions import relative_positions
 from posviz.encodings.t5 import t5_bias, t5_bucket, t5_bucket_steps
 from posviz.figures import t5, t5_pipeline
+from posviz.figures import t5_attention as attention_figures
 from posviz.figures import t5_bias as bias_figures
 from posviz.figures.t5_pipeline import PIPELINE_STEPS, pipeline_matrix
 from posviz.ui.t5.settings import T5Settings
@@ -109,13 +110,13 @@ def page_bias_view(s: T5Settings, table: np.ndarray) -> PageBias:
 
 def page_attention_view(s: T5Settings, table: np.ndarray):
     """What the page draws for the toy attention: the CSV of its attention chart, at ``s``'s (capped) lengths."""
-    chart, px = bias_figures.attention(**bias_args(s, table)), shown_axes(s, bias_figures.PAIR_POINTS)[0]
+    chart, px = attention_figures.attention(**bias_args(s, table)), shown_axes(s, attention_figures.PAIR_POINTS)[0]
     return panels_of(chart, px, "without bias", "with bias")
 
 
 def toy_settings(s: T5Settings) -> T5Settings:
     """The settings as the page caps them for the toy attention."""
-    q_len, k_len = bias_figures.toy_lengths(s.q_len, s.k_len)
+    q_len, k_len = attention_figures.toy_lengths(s.q_len, s.k_len)
     return replace(s, q_len=q_len, k_len=k_len)
 
 
@@ -128,8 +129,8 @@ def shown_axes(s: T5Settings, points: int):
 @pytest.mark.parametrize("part", ["bucket", "bias", "attention"])
 def test_snippet_positions_and_buckets(name, part):
     s = SETTINGS[name]
-    ax, q_pos, k_pos = shown_axes(s, bias_figures.PAIR_POINTS if part == "attention" else t5.MAIN_POINTS)
-    ns = run(t5_snippet(s, part=part, axes=ax, toy_dim=bias_figures.TOY_DIM))
+    ax, q_pos, k_pos = shown_axes(s, attention_figures.PAIR_POINTS if part == "attention" else t5.MAIN_POINTS)
+    ns = run(t5_snippet(s, part=part, axes=ax, toy_dim=attention_figures.TOY_DIM))
     assert torch.equal(ns["q_pos"], q_pos)
     assert torch.equal(ns["k_pos"], k_pos)
     assert torch.equal(ns["rel_pos"], relative_positions(q_pos, k_pos))
@@ -183,12 +184,12 @@ def test_seeded_snippet_table_is_the_page_table():
 def test_snippet_attention(name, custom):
     table = custom_table(SETTINGS[name]) if custom else seeded(SETTINGS[name])
     s = toy_settings(SETTINGS[name])  # as the page caps it (a no-op up to 2048)
-    ax, q_pos, k_pos = shown_axes(s, bias_figures.PAIR_POINTS)
+    ax, q_pos, k_pos = shown_axes(s, attention_figures.PAIR_POINTS)
     code = t5_snippet(
         s,
         part="attention",
         axes=ax,
-        toy_dim=bias_figures.TOY_DIM,
+        toy_dim=attention_figures.TOY_DIM,
         table=table.tolist() if custom else None,
     )
     ns = run(code)
@@ -235,18 +236,18 @@ def test_snippet_states_the_settings():
 )
 def test_snippet_attention_of_long_settings_as_the_page_caps_them(s):
     toy = toy_settings(s)
-    assert toy.q_len <= toy.k_len <= bias_figures.TOY_MAX_LEN
+    assert toy.q_len <= toy.k_len <= attention_figures.TOY_MAX_LEN
     assert (toy.num_buckets, toy.max_distance, toy.bidirectional, toy.scale) == (
         s.num_buckets,
         s.max_distance,
         s.bidirectional,
         s.scale,
     )
-    ax, q_pos, k_pos = shown_axes(toy, bias_figures.PAIR_POINTS)
+    ax, q_pos, k_pos = shown_axes(toy, attention_figures.PAIR_POINTS)
     assert ax.q_stride > 1
     assert ax.k_stride > 1
     table = seeded(s)
-    ns = run(t5_snippet(toy, part="attention", axes=ax, toy_dim=bias_figures.TOY_DIM))
+    ns = run(t5_snippet(toy, part="attention", axes=ax, toy_dim=attention_figures.TOY_DIM))
     without, with_bias = page_attention_view(toy, table)
     assert torch.equal(ns["q_pos"], q_pos)
     assert torch.equal(ns["k_pos"], k_pos)
