@@ -81,9 +81,10 @@ show_figure(
 
 section("4 · What each bucket covers")
 prose(texts.TABLE)
-for note in data(t5.bucket_table_notes, **buckets):
+frame, notes = data(t5.bucket_table_and_notes, **buckets)
+for note in notes:
     st.markdown(f"- {note}")
-static_table(data(t5.bucket_table, **buckets), label="What each bucket covers", max_rows=14)
+static_table(frame, label="What each bucket covers", max_rows=14)
 
 section("5 · The bias tensor, head by head")
 prose(texts.BIAS)

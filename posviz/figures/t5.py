@@ -152,9 +152,11 @@ def bucket_table(
     return ranges_frame(ranges, r_min=r_min, r_max=r_max, max_distance=max_distance)
 
 
-def bucket_table_notes(**settings: Any) -> tuple[str, ...]:
-    """The notes listed above :func:`bucket_table` (same arguments), one line per distinct note."""
-    return tuple(bucket_notes(bucket_table(**settings)))
+def bucket_table_and_notes(**settings: Any) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """:func:`bucket_table` (same arguments) and the notes listed above it, one line per distinct note:
+    what the page reads of the table on every run, in one cached read."""
+    frame = bucket_table(**settings)
+    return frame, tuple(bucket_notes(frame))
 
 
 def ranges_frame(ranges: list[T5BucketRange], *, r_min: int, r_max: int, max_distance: int) -> pd.DataFrame:

@@ -1,7 +1,7 @@
 """The T5 bucket table and the notes the page lists above it."""
 
 from posviz.encodings.t5 import t5_bucket_ranges
-from posviz.figures.t5 import bucket_notes, bucket_table, bucket_table_notes, int_ranges, ranges_frame
+from posviz.figures.t5 import bucket_notes, bucket_table, bucket_table_and_notes, int_ranges, ranges_frame
 
 
 def frame(bidirectional=True, num_buckets=32, max_distance=128, r_min=-127, r_max=127):
@@ -39,7 +39,8 @@ def test_the_pages_table_reaches_what_its_view_reaches():
     assert page.equals(frame(r_min=-127, r_max=5))  # queries at 122 .. 127: r from 0 - 127 to 127 - 122
     assert page.loc[5, "reached in this view"] == "yes" and page.loc[21, "reached in this view"] == "yes"
     assert page.loc[22, "reached in this view"] == "no"  # r = 6 .. 7: no key lies that far ahead
-    assert bucket_table_notes(**settings) == tuple(bucket_notes(page))
+    shown, notes = bucket_table_and_notes(**settings)
+    assert shown.equals(page) and notes == tuple(bucket_notes(page))
     zoomed = bucket_table(**settings, window=4, q_start=124, k_start=0)  # queries 124 .. 127 only
     assert zoomed.equals(frame(r_min=-127, r_max=3))
 
