@@ -224,18 +224,19 @@ def t5_bias_seed_transpose(
     *,
     bidirectional: bool = True,
     max_distance: int = 128,
+    scale: float = 1.0,
 ) -> torch.Tensor:
     """The seed notebooks' bug, kept for display: ``transpose(0, 2)``.
 
     Returns:
-        (heads, k_len, q_len): the query and key axes swapped. When
+        (heads, k_len, q_len), times ``scale``: the query and key axes swapped. When
         ``q_len == k_len`` the shape looks right and the values are silently
         those of ``bucket(i - j)``, the bias of the opposite direction.
     """
     bucket = _bucket_lookup(
         q_pos, k_pos, bidirectional=bidirectional, num_buckets=table.shape[0], max_distance=max_distance
     )
-    return table[bucket].transpose(0, 2)  # (q, k, h) -> (h, k, q)
+    return table[bucket].transpose(0, 2) * scale  # (q, k, h) -> (h, k, q)
 
 
 @dataclass(frozen=True)

@@ -1,100 +1,228 @@
-"""Figures for the T5 relative-bias explorer."""
+"""The T5 page's position and bucket figures, each one function of plain arguments returning a :class:`Chart`.
+
+``relative_positions``, ``buckets``, ``bucket_profile`` and the table ``bucket_table`` are what the page
+(and a notebook) calls; the ``*_figure`` builders below them turn arrays into specs. The walk-through
+between them is :mod:`posviz.figures.t5_pipeline`, the bias and its effect :mod:`posviz.figures.t5_bias`.
+Every matrix is drawn on at most ``MAIN_POINTS`` positions per axis, inside the zoom window if any.
+"""
 
 from __future__ import annotations
 
-import numpy as np
-import plotly.graph_objects as go
+from typing import Any
 
-from posviz.encodings.t5 import T5BucketSteps, t5_half
-from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, sample_note, subtitle_lines
-from posviz.figures.layout import WALK_LECTURE_HEIGHT
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import torch
+
+from posviz.encodings.positions import relative_positions as relative_position_matrix
+from posviz.encodings.positions import signed_distances
+from posviz.encodings.t5 import T5BucketRange, t5_bucket, t5_bucket_ranges, t5_max_exact
+from posviz.figures.axes import Axes, Window, axes
+from posviz.figures.chart import Chart
+from posviz.figures.common import as_array, compact, finish, heatmap, look, subtitle_lines
+from posviz.figures.csv import columns_csv, matrix_csv
 from posviz.figures.marks import Mark, add_marks
 
-# The walk-through, in the order the seed notebooks take it: (key, title).
-# It starts from r = j - i (the figure above it) and ends one step before the final
-# bucket (the figure below it), which adds the direction offset.
-PIPELINE_STEPS = (
-    ("n", "Step 1 · distance n"),
-    ("is_small", "Step 2 · is_small = n < max_exact"),
-    ("log", "Step 3 · val_if_large as a float"),
-    ("long", "Step 4 · val_if_large after .long()"),
-    ("clamp", "Step 5 · val_if_large clamped to the last bucket"),
-    ("within", "Step 6 · torch.where(is_small, n, val_if_large)"),
-)
+MAIN_POINTS = 192  # per axis for single heatmaps: 192^2 cells stay under 1 MB of chart data
 
 
-def pipeline_matrix(steps: T5BucketSteps, step: int) -> np.ndarray:
-    """The exact values step ``step`` (1-based) draws: ``-inf`` and int64 garbage included."""
-    key = PIPELINE_STEPS[step - 1][0]
-    if key == "log":
-        return steps.max_exact + as_array(steps.log_ratio)
-    field = {"n": "n", "is_small": "is_small", "long": "val_if_large_raw", "clamp": "val_if_large", "within": "within"}[
-        key
-    ]
-    return as_array(getattr(steps, field))
+# --- the positions drawn -------------------------------------------------------------------------
 
 
-INT64_MIN = np.iinfo(np.int64).min
-
-
-def pipeline_figure(
-    steps: T5BucketSteps,
-    step: int,
+def shown_axes(
     *,
-    q_pos,
-    k_pos,
     q_len: int,
     k_len: int,
+    align: str,
+    window: int = 0,
+    q_start: int = 0,
+    k_start: int = 0,
+    points: int = MAIN_POINTS,
+) -> Axes:
+    """The shown queries and keys of the page's matrices: at most ``points`` per axis, inside the zoom window."""
+    return axes(q_len, k_len, align, points, window=Window(q_start, k_start, window))
+
+
+def on_axes(ax: Axes, q_len: int, k_len: int, lecture: bool) -> dict[str, Any]:
+    """The keyword arguments of a matrix figure drawn on ``ax``: the shown positions, the lengths, lecture mode."""
+    return dict(q_pos=ax.q_pos, k_pos=ax.k_pos, q_len=q_len, k_len=k_len, lecture=lecture)
+
+
+def view_range(*, q_len: int, k_len: int, align: str, window: int = 0, q_start: int = 0, k_start: int = 0):
+    """``(r_min, r_max)``: the relative positions ``r = j - i`` the shown queries reach over every key."""
+    ax = shown_axes(q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start)
+    return -int(ax.q_pos[-1]), k_len - 1 - int(ax.q_pos[0])
+
+
+def profile_distances(max_distance: int) -> torch.Tensor:
+    """(2 reach + 1,) int64: the ``r`` of the bucket profile, a little past ``max_distance`` on both sides,
+    where every distance has joined the last bucket (a decoder's future is all bucket 0)."""
+    return signed_distances(max(int(1.5 * max_distance), 16))
+
+
+def profile_range(max_distance: int) -> tuple[int, int]:
+    """The first and last ``r`` of the bucket profile."""
+    r = profile_distances(max_distance)
+    return int(r[0]), int(r[-1])
+
+
+# --- the figures, by plain arguments ---------------------------------------------------------------
+
+
+def relative_positions(
+    *, q_len: int, k_len: int, align: str, window: int = 0, q_start: int = 0, k_start: int = 0, lecture: bool = False
+) -> Chart:
+    """The matrix ``r = j - i`` on the shown cells."""
+    ax = shown_axes(q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start)
+    rel = relative_position_matrix(torch.as_tensor(ax.q_pos), torch.as_tensor(ax.k_pos)).numpy()  # (q, k)
+    figure = relative_position_figure(rel, **on_axes(ax, q_len, k_len, lecture))
+    return Chart.of(figure, lambda: matrix_csv(rel, ax.q_pos, ax.k_pos))
+
+
+def buckets(
+    *,
+    q_len: int,
+    k_len: int,
+    align: str,
     bidirectional: bool,
     num_buckets: int,
+    max_distance: int,
+    window: int = 0,
+    q_start: int = 0,
+    k_start: int = 0,
     lecture: bool = False,
-) -> go.Figure:
-    """One step (1-based) of the bucket pipeline as a heatmap of the shown cells."""
-    key, title = PIPELINE_STEPS[step - 1]
-    half = t5_half(num_buckets, bidirectional=bidirectional)
-    height = WALK_LECTURE_HEIGHT if lecture else None  # fits a projector below the step buttons
-    common = dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture, title=title, height=height)
-    values = pipeline_matrix(steps, step)
-    if key == "n":
-        sub = (
-            f"n = |r|; future keys (r > 0) will be offset by {half} into the upper half of the buckets"
-            if bidirectional
-            else "n = max(−r, 0): every future key gets n = 0"
+) -> Chart:
+    """The bucket of every shown (query, key) pair."""
+    ax = shown_axes(q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start)
+    rel = relative_position_matrix(torch.as_tensor(ax.q_pos), torch.as_tensor(ax.k_pos))  # (q shown, k shown)
+    bucket = t5_bucket(rel, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance).numpy()
+    figure = bucket_figure(bucket, num_buckets=num_buckets, **on_axes(ax, q_len, k_len, lecture))
+    return Chart.of(figure, lambda: matrix_csv(bucket, ax.q_pos, ax.k_pos))
+
+
+def bucket_profile(
+    *,
+    q_len: int,
+    k_len: int,
+    align: str,
+    bidirectional: bool,
+    num_buckets: int,
+    max_distance: int,
+    window: int = 0,
+    q_start: int = 0,
+    k_start: int = 0,
+    lecture: bool = False,
+) -> Chart:
+    """The bucket against ``r`` (:func:`profile_distances`), the range of ``r`` this view reaches shaded."""
+    kw = dict(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    r = profile_distances(max_distance)
+    bucket = t5_bucket(r, **kw).numpy()
+    figure = bucket_profile_figure(
+        r.numpy(),
+        bucket,
+        max_exact=t5_max_exact(num_buckets, bidirectional=bidirectional),
+        max_distance=max_distance,
+        bidirectional=bidirectional,
+        last_start=last_bucket_start(t5_bucket_ranges(**kw)),
+        view_r=view_range(q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start),
+        lecture=lecture,
+    )
+    return Chart.of(figure, lambda: columns_csv({"r = j - i": r.numpy(), "bucket": bucket}))
+
+
+# --- what each bucket covers -----------------------------------------------------------------------
+
+
+def bucket_table(
+    *,
+    q_len: int,
+    k_len: int,
+    align: str,
+    bidirectional: bool,
+    num_buckets: int,
+    max_distance: int,
+    window: int = 0,
+    q_start: int = 0,
+    k_start: int = 0,
+) -> pd.DataFrame:
+    """The bucket table of these settings (:func:`ranges_frame`), "reached" in this view."""
+    ranges = t5_bucket_ranges(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    r_min, r_max = view_range(q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start)
+    return ranges_frame(ranges, r_min=r_min, r_max=r_max, max_distance=max_distance)
+
+
+def bucket_table_and_notes(**settings: Any) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """:func:`bucket_table` (same arguments) and the notes listed above it, one line per distinct note:
+    what the page reads of the table on every run, in one cached read."""
+    frame = bucket_table(**settings)
+    return frame, tuple(bucket_notes(frame))
+
+
+def ranges_frame(ranges: list[T5BucketRange], *, r_min: int, r_max: int, max_distance: int) -> pd.DataFrame:
+    """The bucket table: what each bucket covers, how many distances, exact or log."""
+    rows = []
+    for rg in ranges:
+        if rg.kind == "unused":
+            covers, count, used = "nothing", 0, False
+        elif rg.direction == "self and future":
+            covers, count, used = "r ≥ 0 (self and every future key)", "all", r_max >= 0
+        elif rg.last is None:
+            covers = f"r ≤ {rg.first}" if rg.first < 0 else f"r ≥ {rg.first}"
+            count = "all beyond"
+            used = r_min <= rg.first if rg.first < 0 else r_max >= rg.first
+        else:
+            lo, hi = sorted((rg.first, rg.last))
+            covers = f"r = {lo}" if lo == hi else f"{lo} ≤ r ≤ {hi}"
+            count, used = rg.count, lo <= r_max and hi >= r_min
+        note = ""
+        if rg.kind == "unused":
+            note = f"never used: {rg.why}"
+        elif rg.last is None and rg.direction in ("past", "future"):
+            start = abs(rg.first)
+            note = f"the last {rg.direction} bucket starts at distance {start}" + (
+                f", not at max_distance = {max_distance}" if start != max_distance else ""
+            )
+        rows.append(
+            dict(
+                bucket=rg.bucket,
+                direction=rg.direction,
+                covers=covers,
+                distances=str(count),
+                kind=rg.kind,
+                **{"reached in this view": "yes" if used else "no"},
+                note=note,
+            )
         )
-        return heatmap(values, value_name="n", subtitle=sub, value_format="d", **common)
-    if key == "is_small":
-        sub = f"max_exact = {steps.max_exact}: distances below it are their own bucket (1 = small)"
-        return heatmap(values, value_name="is_small", subtitle=sub, zmin=0, zmax=1, value_format="d", **common)
-    if key == "log":
-        sub = "max_exact + log(n / max_exact) / log(max_distance / max_exact) · (half − max_exact)"
-        return heatmap(
-            values,
-            value_name="val_if_large",
-            subtitle=sub,
-            value_format=".4g",
-            mask=~np.isfinite(values),
-            mask_label="−inf, from log(0) where n = 0",
-            **common,
-        )
-    if key in ("long", "clamp"):
-        garbage = values < -(2**62)  # int64 min + max_exact, from (-inf).long()
-        sub = "max_exact + trunc(·)" if key == "long" else f"torch.min(·, {half - 1})"
-        label = f"{INT64_MIN + steps.max_exact} = int64 min + max_exact, from (−inf).long()" + (
-            "" if key == "long" else ", still there"
-        )
-        return heatmap(
-            np.where(garbage, 0, values),
-            value_name="val_if_large",
-            subtitle=sub,
-            value_format="d",
-            mask=garbage,
-            mask_label=label,
-            **common,
-        )
-    sub = f"the bucket within its direction's half, 0 .. {half - 1}; the garbage sat where n is small: gone"
-    if bidirectional:
-        sub += f"<br>future keys still get + {half} (next figure)"
-    return heatmap(values, value_name="bucket in half", subtitle=sub, zmin=0, zmax=half - 1, value_format="d", **common)
+    return pd.DataFrame(rows).set_index("bucket")
+
+
+def last_bucket_start(ranges: list[T5BucketRange]) -> int | None:
+    """Distance where the last past bucket begins (the same for the future side)."""
+    return next((abs(rg.first) for rg in ranges if rg.direction == "past" and rg.last is None), None)
+
+
+def int_ranges(values: list[int]) -> str:
+    """[1, 2, 3, 7, 9, 10] -> '1–3, 7, 9–10'."""
+    runs: list[list[int]] = []
+    for v in sorted(values):
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)
+
+
+def bucket_notes(frame: pd.DataFrame) -> list[str]:
+    """The table's notes, one line per distinct note, naming its buckets."""
+    noted = frame[frame["note"] != ""]
+    return [
+        f"bucket{'s' if len(group) > 1 else ''} {int_ranges(group.index.tolist())}: {note}"
+        for note, group in noted.groupby("note", sort=False)
+    ]
+
+
+# --- the builders: arrays in, specs out ------------------------------------------------------------
 
 
 def relative_position_figure(rel, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
@@ -202,129 +330,4 @@ def bucket_profile_figure(
         ),
         lecture=lecture,
         height=int(lk.height * 0.8),
-    )
-
-
-def bias_figure(bias_h, *, head: int, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
-    """One head's additive bias ``bias[0, head]`` on a diverging scale."""
-    return heatmap(
-        bias_h,
-        q_pos=q_pos,
-        k_pos=k_pos,
-        q_len=q_len,
-        k_len=k_len,
-        lecture=lecture,
-        title=f"Bias added to head {head}'s logits",
-        value_name="bias",
-        palette="diverging",
-        subtitle="scale · table[bucket(j − i), head]",
-    )
-
-
-def bias_grid_figure(bias, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
-    """Every head's bias, small multiples on one shared diverging scale; each cell the mean over the block
-    of positions it starts (:mod:`posviz.encodings.pooling`: a strided sample aliases)."""
-    heads = bias.shape[0]
-    return heatmap_grid(
-        bias,
-        q_pos=q_pos,
-        k_pos=k_pos,
-        q_len=q_len,
-        k_len=k_len,
-        lecture=lecture,
-        titles=[f"head {h}" for h in range(heads)],
-        value_name="bias",
-        title=f"All {heads} heads of the bias tensor (1, {heads}, q_len, k_len)",
-        cols=4 if heads <= 16 else 8,
-        pooled=True,
-    )
-
-
-def attention_figure(
-    without, with_bias, *, head: int, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False
-) -> go.Figure:
-    """Toy attention weights without and with the bias, on one scale."""
-    both = np.stack([as_array(without), as_array(with_bias)])
-    return heatmap_grid(
-        both,
-        q_pos=q_pos,
-        k_pos=k_pos,
-        q_len=q_len,
-        k_len=k_len,
-        lecture=lecture,
-        titles=["softmax(q kᵀ / √d)", f"softmax(q kᵀ / √d + bias[{head}])"],
-        title=f"Attention weights of head {head}, without and with the position bias",
-        subtitle="colour: log scale (most weights are tiny, a few large)",
-        value_name="weight",
-        palette="sequential",
-        cols=2,
-        log_scale=True,
-    )
-
-
-def attention_row_figure(
-    without, with_bias, *, query: int, k_pos, k_len: int | None = None, lecture: bool = False
-) -> go.Figure:
-    """One query's attention over the keys, without and with the bias."""
-    lk = look(lecture)
-    k = compact(as_array(k_pos))
-    rel = compact(as_array(k_pos).astype(np.int64) - query)  # r = j - i for the hover
-    fig = go.Figure()
-    for y, name, dash in ((without, "without bias", "dot"), (with_bias, "with bias", "solid")):
-        fig.add_trace(
-            go.Scatter(
-                x=k,
-                y=as_array(y).astype(np.float32),
-                customdata=rel,
-                name=name,
-                mode="lines",
-                line=dict(width=lk.line, dash=dash),
-                hovertemplate="key j = %{x}<br>r = j − i = %{customdata}<br>weight = %{y:.3g}"
-                f"<extra>{name}</extra>",
-            )
-        )
-    fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
-    fig.update_xaxes(title_text="key position j", automargin=True)
-    fig.update_yaxes(title_text="attention weight", automargin=True, rangemode="tozero")
-    return finish(
-        fig,
-        title=f"Query i = {query}: where its attention goes",
-        lecture=lecture,
-        subtitle=subtitle_lines(
-            "the same random q and k; only the position bias differs",
-            sample_note([query], k_pos, 1, k_len or len(k)),
-        ),
-        height=int(lk.height * 0.8),
-    )
-
-
-def pitfall_figure(
-    correct,
-    transposed,
-    *,
-    head: int,
-    q_pos,
-    k_pos,
-    q_len: int | None = None,
-    k_len: int | None = None,
-    lecture: bool = False,
-) -> go.Figure:
-    """``permute(2, 0, 1)`` against the seeds' ``transpose(0, 2)`` for a square bias."""
-    correct, transposed = as_array(correct), as_array(transposed)
-    return heatmap_grid(
-        np.stack([correct, transposed, transposed - correct]),
-        q_pos=q_pos,
-        k_pos=k_pos,
-        titles=["permute(2, 0, 1)", "transpose(0, 2)", "difference"],
-        title=f"Head {head}: the same tensor, two reshapes",
-        subtitle=subtitle_lines(
-            "left: correct; middle: what transpose(0, 2) adds at (i, j); right: middle − left",
-            "transpose(0, 2) swaps queries and keys: it adds bias(i − j) instead of bias(j − i)",
-        ),
-        value_name="bias",
-        palette="diverging",
-        cols=3,
-        q_len=q_len,
-        k_len=k_len,
-        lecture=lecture,
     )

@@ -89,9 +89,9 @@ def test_a_cached_view_equals_a_fresh_one(monkeypatch):
 
 
 def test_moving_head_rebuilds_only_the_heads_figures(monkeypatch):
-    from posviz.figures import t5 as fig
+    from posviz.figures import t5, t5_bias
 
-    counts = count_calls(monkeypatch, [(fig, n) for n in ("bucket_figure", "bias_figure", "bias_grid_figure")])
+    counts = count_calls(monkeypatch, [(t5, "bucket_figure"), (t5_bias, "bias_figure"), (t5_bias, "bias_grid_figure")])
     st.cache_resource.clear()
     at = open_page("pages/t5.py", q_len="48", k_len="48")
     assert counts == {"bucket_figure": 1, "bias_figure": 1, "bias_grid_figure": 1}

@@ -11,7 +11,7 @@ import pytest
 import torch
 from safetensors.torch import save
 
-from posviz.figures.t5 import PIPELINE_STEPS
+from posviz.figures.t5_pipeline import PIPELINE_STEPS
 from posviz.ui.params import MAX_LEN, PARAMS
 from posviz.ui.settings import params_of
 from posviz.ui.t5.settings import T5Settings

@@ -63,4 +63,6 @@ def test_hostile_links_get_notices_not_tracebacks():
 def test_csv_carries_what_is_drawn():
     frame = pd.read_csv(io.StringIO(xpos.scores(dim=8, scale_base=512.0, seq_len=300, seed=0).csv()))
     assert list(frame.columns) == ["distance", "RoPE score", "xPos score"]
-    torch.testing.assert_close(torch.tensor(frame["RoPE score"][0]), torch.tensor(frame["xPos score"][0]))  # distance 0: equal
+    torch.testing.assert_close(
+        torch.tensor(frame["RoPE score"][0]), torch.tensor(frame["xPos score"][0])
+    )  # distance 0: equal

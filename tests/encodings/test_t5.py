@@ -19,6 +19,7 @@ from posviz.encodings.t5 import (
     t5_bucket_ranges,
     t5_bucket_steps,
 )
+from posviz.encodings.t5_toy import t5_bias_block_means, t5_toy_attention, t5_toy_table
 
 INT64_MIN = -(2**63)
 
@@ -534,3 +535,58 @@ def test_without_position_a_shuffle_only_permutes_the_outputs():
     a = t5_permutation_outputs(words, vocab, with_bias=True, **kw)
     b = t5_permutation_outputs(shuffled, vocab, with_bias=True, **kw)
     assert not torch.allclose(a, b[[2, 1, 0]], atol=1e-3)  # the bias tells the orders apart
+
+
+# --- the page's toy table, pooled bias and toy attention ------------------------------------------------
+
+
+def test_toy_table_is_nn_embedding_init_from_the_seed():
+    want = torch.nn.Embedding(16, 3)
+    torch.nn.init.normal_(want.weight, generator=torch.Generator().manual_seed(5))  # what nn.Embedding does
+    assert torch.equal(t5_toy_table(16, 3, seed=5), want.weight.detach())
+    assert not torch.equal(t5_toy_table(16, 3, seed=5), t5_toy_table(16, 3, seed=6))
+
+
+def test_seed_transpose_scales_like_the_bias():
+    table = torch.randn(32, 2, generator=torch.Generator().manual_seed(3))
+    pos = torch.arange(9)
+    kw = dict(bidirectional=False, max_distance=20)
+    scaled = t5_bias_seed_transpose(table, pos, pos, scale=-0.75, **kw)
+    assert torch.equal(scaled, t5_bias_seed_transpose(table, pos, pos, **kw) * -0.75)
+    assert torch.equal(scaled, t5_bias(table, pos, pos, scale=-0.75, **kw).transpose(1, 2))
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+def test_bias_block_means_are_the_means_of_each_block(bidirectional):
+    table = torch.randn(16, 3, generator=torch.Generator().manual_seed(2), dtype=torch.float64)
+    q_pos, k_pos = torch.tensor([3, 5, 9, 10, 16]), torch.tensor([0, 4, 7, 8, 20])  # blocks of 1 to 12 positions
+    full = t5_bias(table, torch.arange(30), torch.arange(30), bidirectional=bidirectional, max_distance=12, scale=2.0)
+    got = t5_bias_block_means(table, q_pos, k_pos, bidirectional=bidirectional, max_distance=12, scale=2.0)
+    qe, ke = [*q_pos.tolist(), 17], [*k_pos.tolist(), 21]  # the last position stands for itself
+    assert got.shape == (3, 5, 5) and got.dtype == torch.float64
+    for a in range(5):
+        for b in range(5):
+            want = full[:, qe[a] : qe[a + 1], ke[b] : ke[b + 1]].mean(dim=(1, 2))
+            torch.testing.assert_close(got[:, a, b], want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(("bidirectional", "align"), [(True, "start"), (False, "end"), (True, "end")])
+def test_toy_attention_is_a_softmax_over_every_key(bidirectional, align):
+    q_len, k_len, dim, seed = 7, 12, 4, 9
+    table = torch.randn(8, 1, generator=torch.Generator().manual_seed(1))
+    q_pos, k_pos = query_positions(q_len, k_len, align=align)[[0, 3, 6]], torch.tensor([0, 2, 5, 11])
+    without, with_bias = t5_toy_attention(
+        table, q_len=q_len, k_len=k_len, align=align, q_pos=q_pos, k_pos=k_pos, dim=dim, seed=seed,
+        bidirectional=bidirectional, max_distance=6, scale=1.5,
+    )  # fmt: skip
+    g = torch.Generator().manual_seed(seed + 1)
+    q, k = torch.randn(q_len, dim, generator=g), torch.randn(k_len, dim, generator=g)
+    every_q = query_positions(q_len, k_len, align=align)
+    logits = q @ k.T / math.sqrt(dim)  # (q_len, k_len)
+    if not bidirectional:
+        logits = logits.masked_fill(torch.arange(k_len)[None, :] > every_q[:, None], float("-inf"))
+    bias = t5_bias(table, every_q, torch.arange(k_len), bidirectional=bidirectional, max_distance=6, scale=1.5)[0]
+    rows = torch.tensor([0, 3, 6])
+    torch.testing.assert_close(without, torch.softmax(logits, -1)[rows][:, k_pos], rtol=1e-5, atol=1e-7)
+    torch.testing.assert_close(with_bias, torch.softmax(logits + bias, -1)[rows][:, k_pos], rtol=1e-5, atol=1e-7)
+    assert not torch.allclose(without, with_bias)

@@ -10,20 +10,10 @@ import torch
 from posviz.encodings.positions import display_positions
 from posviz.encodings.t5 import t5_bias, t5_bucket, t5_bucket_steps
 from posviz.figures.common import MASK_COLOR
-from posviz.figures.t5 import (
-    INT64_MIN,
-    PIPELINE_STEPS,
-    attention_figure,
-    attention_row_figure,
-    bias_figure,
-    bias_grid_figure,
-    bucket_figure,
-    bucket_profile_figure,
-    pipeline_figure,
-    pipeline_matrix,
-    pitfall_figure,
-    relative_position_figure,
-)
+from posviz.figures.t5 import bucket_figure, bucket_profile_figure, relative_position_figure
+from posviz.figures.t5_attention import attention_figure, attention_row_figure
+from posviz.figures.t5_bias import bias_figure, bias_grid_figure, pitfall_figure
+from posviz.figures.t5_pipeline import INT64_MIN, PIPELINE_STEPS, pipeline_figure, pipeline_matrix
 
 L = 20
 NUM_BUCKETS, MAX_DISTANCE = 8, 10  # small: max_exact = 2 (bidirectional) or 4, log buckets reached within L

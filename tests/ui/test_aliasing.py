@@ -17,8 +17,7 @@ import torch
 from posviz.encodings.sinusoidal import sinusoidal_table
 from posviz.encodings.t5 import t5_bias
 from posviz.figures.sinusoidal import similarity
-from posviz.ui.t5.settings import GridKey
-from posviz.ui.t5.views import grid_axes, grid_view
+from posviz.figures.t5_bias import bias_grid, grid_axes
 
 
 def slow_block_means(full: np.ndarray, q_pos: np.ndarray, k_pos: np.ndarray, q_end: int, k_end: int) -> np.ndarray:
@@ -33,12 +32,14 @@ def slow_block_means(full: np.ndarray, q_pos: np.ndarray, k_pos: np.ndarray, q_e
 
 def test_t5_all_heads_at_128_shows_a_period_3_bias_as_its_mean():
     # A decoder with 256 buckets: every distance up to 127 has its own bucket (bucket = i - j).
-    k = GridKey(q_len=128, k_len=128, bidirectional=False, num_buckets=256, max_distance=512, heads=2, scale=1.0)
-    ax = grid_axes(k)
+    k = dict(q_len=128, k_len=128, align="start", bidirectional=False, num_buckets=256, max_distance=512, heads=2)
+    ax = grid_axes(q_len=128, k_len=128, align="start", heads=2)
     assert ax.q_stride == 3  # the all-heads view draws every 3rd position
     buckets = torch.arange(256, dtype=torch.float64)
     table = torch.stack([torch.cos(2 * math.pi * buckets / 3), buckets / 256], dim=1).float()  # (256, 2)
-    view = grid_view.__wrapped__(k, table.numpy().tobytes())  # (2, g, g)
+    drawn = pd.read_csv(io.StringIO(bias_grid(**k, table=table.numpy().tobytes()).csv()))  # the page's chart
+    n = len(ax.q_pos)
+    view = np.stack([drawn[f"head {h}"].to_numpy().reshape(n, n) for h in range(2)])  # (2, g, g)
 
     pos = torch.arange(128)
     full = t5_bias(table, pos, pos, bidirectional=False, max_distance=512).double().numpy()  # (2, 128, 128)

@@ -41,28 +41,64 @@ def test_each_chart_carries_the_data_it_draws():
 
 
 def test_t5_charts_carry_the_matrices_they_draw():
-    from posviz.figures.t5 import pipeline_matrix
-    from posviz.ui.t5 import charts as t5_charts
-    from posviz.ui.t5.settings import BucketKey, HeadKey
-    from posviz.ui.t5.views import bucket_view, head_view, main_axes, seeded_table
+    import torch
 
-    k = BucketKey(q_len=40, k_len=50, num_buckets=16, max_distance=32)
-    ax = main_axes(k)
+    from posviz.encodings.t5 import t5_bias, t5_bucket_steps
+    from posviz.figures import t5, t5_pipeline
+    from posviz.figures import t5_attention as attention_figures
+    from posviz.figures import t5_bias as bias_figures
+
+    cells = dict(q_len=40, k_len=50, align="start")
+    buckets = dict(cells, bidirectional=True, num_buckets=16, max_distance=32)
+    ax = t5.shown_axes(**cells)
     rel = ax.k_pos[None, :] - ax.q_pos[:, None]
-    steps = bucket_view(k).steps  # what the page drew its CSVs from before each figure carried its own
+    steps = t5_bucket_steps(torch.as_tensor(rel), bidirectional=True, num_buckets=16, max_distance=32)
     for chart, want in (
-        (t5_charts.relative_positions.uncached(k, False), rel),
-        (t5_charts.buckets.uncached(k, False), steps.bucket),
-        (t5_charts.pipeline_step.uncached(k, 3, False), pipeline_matrix(steps, 3)),
+        (t5.relative_positions(**cells), rel),
+        (t5.buckets(**buckets), steps.bucket),
+        (t5_pipeline.pipeline_step(**buckets, step=3), t5_pipeline.pipeline_matrix(steps, 3)),
     ):
         got = pd.read_csv(io.StringIO(chart.csv()), index_col=0)
         assert list(got.index) == list(ax.q_pos) and [int(c) for c in got.columns] == list(ax.k_pos)
         np.testing.assert_allclose(got.to_numpy(), np.asarray(want, dtype=np.float64), rtol=1e-6)
     assert not np.array_equal(steps.bucket, rel)  # the cases differ
-    hk = HeadKey(q_len=40, k_len=50, heads=4, head=2)
-    table = seeded_table(hk.num_buckets, hk.heads, 0).tobytes()
-    got = pd.read_csv(io.StringIO(t5_charts.head_bias.uncached(hk, table, False).csv()), index_col=0)
-    np.testing.assert_allclose(got.to_numpy(), head_view(hk, table), rtol=1e-6)
+    profile = frame(t5.bucket_profile(**buckets))
+    lo, hi = t5.profile_range(32)
+    assert list(profile["r = j - i"]) == list(range(lo, hi + 1)) and hi >= 32
+    by_r = dict(zip(profile["r = j - i"], profile["bucket"], strict=True))
+    inside = np.abs(rel) <= hi  # every cell whose r the profile draws: the same bucket as the matrix gives it
+    assert inside.mean() > 0.9
+    assert [by_r[r] for r in rel[inside]] == steps.bucket.numpy()[inside].tolist()
+
+    # the bias figures: the seeded table of seed 0, as nn.Embedding starts it, or an edited table's bytes
+    table = torch.randn(16, 4, generator=torch.Generator().manual_seed(0))
+    bias = dict(buckets, heads=4, scale=0.5)
+    full = t5_bias(table, torch.as_tensor(ax.q_pos), torch.as_tensor(ax.k_pos), max_distance=32, scale=0.5)
+    got = pd.read_csv(io.StringIO(bias_figures.head_bias(**bias, head=2).csv()), index_col=0)
+    np.testing.assert_allclose(got.to_numpy(), full[2].numpy(), rtol=1e-6)
+    edited = (table.numpy() + 1).tobytes()
+    got = pd.read_csv(io.StringIO(bias_figures.head_bias(**bias, head=2, table=edited).csv()), index_col=0)
+    np.testing.assert_allclose(got.to_numpy(), full[2].numpy() + 0.5, rtol=1e-6)
+
+    pair = attention_figures.pair_axes(**cells)
+    both = frame(attention_figures.attention(**bias, head=1))
+    row = frame(attention_figures.attention_row(**bias, head=1))
+    mid, query = attention_figures.middle_query(pair)
+    at_query = both[both["query i"] == query]
+    assert list(row["key j"]) == list(at_query["key j"]) == list(pair.k_pos)
+    for name in ("without bias", "with bias"):  # the row figure draws the middle row of the pair
+        np.testing.assert_array_equal(row[name].to_numpy(), at_query[name].to_numpy())
+    assert not np.allclose(row["without bias"], row["with bias"])
+
+    square = dict(bias, q_len=50, k_len=50)
+    px = bias_figures.pitfall_axes(q_len=50, k_len=50, align="start")
+    pitfall = frame(bias_figures.pitfall(**square, head=3))
+    n = len(px.q_pos)
+    correct = pitfall["permute(2, 0, 1)"].to_numpy().reshape(n, n)
+    transposed = pitfall["transpose(0, 2)"].to_numpy().reshape(n, n)
+    want = t5_bias(table, torch.as_tensor(px.q_pos), torch.as_tensor(px.k_pos), max_distance=32, scale=0.5)[3]
+    np.testing.assert_allclose(correct, want.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(transposed, want.numpy().T, rtol=1e-6)  # square: the seeds' bias is the transpose
 
 
 def test_sinusoidal_charts_carry_what_they_draw():

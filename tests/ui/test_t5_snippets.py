@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass
+import io
+from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
 from posviz.encodings.positions import relative_positions
 from posviz.encodings.t5 import t5_bias, t5_bucket, t5_bucket_steps
-from posviz.figures.t5 import PIPELINE_STEPS, pipeline_matrix
-from posviz.ui.settings import project
-from posviz.ui.t5 import settings as t5_settings
-from posviz.ui.t5.settings import AttentionKey, BucketKey, HeadKey, T5Settings
+from posviz.figures import t5, t5_pipeline
+from posviz.figures import t5_attention as attention_figures
+from posviz.figures import t5_bias as bias_figures
+from posviz.figures.t5_pipeline import PIPELINE_STEPS, pipeline_matrix
+from posviz.ui.t5.settings import T5Settings
 from posviz.ui.t5.snippets import T5_STEP_VARIABLES, t5_snippet
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from posviz.ui.t5 import views as t5_views
 
 SETTINGS = {
     "default": T5Settings(),
@@ -56,15 +54,42 @@ def run(code: str) -> dict:
 
 
 def seeded(s: T5Settings) -> np.ndarray:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return t5_views.seeded_table(s.num_buckets, s.heads, s.seed)
+    """The page's seeded table."""
+    return bias_figures.seeded_table(num_buckets=s.num_buckets, heads=s.heads, seed=s.seed)
 
 
 def custom_table(s: T5Settings) -> np.ndarray:
     """An edited table: distinct from the seeded one, with awkward float32 values."""
     rng = np.random.default_rng(s.seed + 100)
     return (rng.standard_normal((s.num_buckets, s.heads)) * 1e-3 + 1 / 3).astype(np.float32)
+
+
+def cells(s: T5Settings) -> dict:
+    return dict(q_len=s.q_len, k_len=s.k_len, align=s.align, window=s.window, q_start=s.q_start, k_start=s.k_start)
+
+
+def bias_args(s: T5Settings, table: np.ndarray) -> dict:
+    """The arguments the page gives the bias figures, the table as the page passes it (None when seeded)."""
+    given = None if np.array_equal(table, seeded(s)) else table.tobytes()
+    return dict(
+        cells(s), bidirectional=s.bidirectional, num_buckets=s.num_buckets, max_distance=s.max_distance,
+        heads=s.heads, head=s.head, scale=s.scale, seed=s.seed, table=given,
+    )  # fmt: skip
+
+
+def matrix_of(chart, ax) -> np.ndarray:
+    """A matrix figure's CSV as an array, checked to sit on the shown positions."""
+    frame = pd.read_csv(io.StringIO(chart.csv()), index_col=0)
+    assert list(frame.index) == list(ax.q_pos) and [int(c) for c in frame.columns] == list(ax.k_pos)
+    return frame.to_numpy()
+
+
+def panels_of(chart, ax, *names: str) -> list[np.ndarray]:
+    """A small-multiples figure's CSV, one (q shown, k shown) array per named panel."""
+    frame = pd.read_csv(io.StringIO(chart.csv()))
+    q, k = np.meshgrid(ax.q_pos, ax.k_pos, indexing="ij")
+    assert np.array_equal(frame["query i"], q.ravel()) and np.array_equal(frame["key j"], k.ravel())
+    return [frame[name].to_numpy().reshape(q.shape) for name in names]
 
 
 @dataclass(frozen=True)
@@ -74,22 +99,29 @@ class PageBias:
 
 
 def page_bias_view(s: T5Settings, table: np.ndarray) -> PageBias:
-    """What the page draws for the bias (``posviz.ui.t5.views.head_view`` and ``pitfall_view``)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        k = project(s, HeadKey)
-        return PageBias(t5_views.head_view(k, table.tobytes()), t5_views.pitfall_view(k, table.tobytes()))
+    """What the page draws for the bias: the CSVs of its head_bias and (square views) pitfall charts."""
+    args = bias_args(s, table)
+    bias = matrix_of(bias_figures.head_bias(**args), shown_axes(s, t5.MAIN_POINTS)[0])
+    if s.q_len != s.k_len:
+        return PageBias(bias, None)
+    chart, px = bias_figures.pitfall(**args), shown_axes(s, bias_figures.PITFALL_POINTS)[0]
+    return PageBias(bias, tuple(panels_of(chart, px, "permute(2, 0, 1)", "transpose(0, 2)")))
 
 
 def page_attention_view(s: T5Settings, table: np.ndarray):
-    """What the page draws for the toy attention (``posviz.ui.t5.views.attention_view``)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return t5_views.attention_view(project(s, AttentionKey), table.tobytes())
+    """What the page draws for the toy attention: the CSV of its attention chart, at ``s``'s (capped) lengths."""
+    chart, px = attention_figures.attention(**bias_args(s, table)), shown_axes(s, attention_figures.PAIR_POINTS)[0]
+    return panels_of(chart, px, "without bias", "with bias")
+
+
+def toy_settings(s: T5Settings) -> T5Settings:
+    """The settings as the page caps them for the toy attention."""
+    q_len, k_len = attention_figures.toy_lengths(s.q_len, s.k_len)
+    return replace(s, q_len=q_len, k_len=k_len)
 
 
 def shown_axes(s: T5Settings, points: int):
-    ax = t5_views.main_axes(s, points)
+    ax = t5.shown_axes(**cells(s), points=points)
     return ax, torch.from_numpy(ax.q_pos), torch.from_numpy(ax.k_pos)
 
 
@@ -97,8 +129,8 @@ def shown_axes(s: T5Settings, points: int):
 @pytest.mark.parametrize("part", ["bucket", "bias", "attention"])
 def test_snippet_positions_and_buckets(name, part):
     s = SETTINGS[name]
-    ax, q_pos, k_pos = shown_axes(s, t5_settings.PAIR_POINTS if part == "attention" else t5_settings.MAIN_POINTS)
-    ns = run(t5_snippet(s, part=part, axes=ax, toy_dim=t5_settings.TOY_DIM))
+    ax, q_pos, k_pos = shown_axes(s, attention_figures.PAIR_POINTS if part == "attention" else t5.MAIN_POINTS)
+    ns = run(t5_snippet(s, part=part, axes=ax, toy_dim=attention_figures.TOY_DIM))
     assert torch.equal(ns["q_pos"], q_pos)
     assert torch.equal(ns["k_pos"], k_pos)
     assert torch.equal(ns["rel_pos"], relative_positions(q_pos, k_pos))
@@ -112,10 +144,10 @@ def test_snippet_positions_and_buckets(name, part):
 
 
 def test_strided_settings_really_are_strided():
-    ax, _, _ = shown_axes(SETTINGS["long_strided"], t5_settings.MAIN_POINTS)
+    ax, _, _ = shown_axes(SETTINGS["long_strided"], t5.MAIN_POINTS)
     assert ax.q_stride > 1
     assert ax.k_stride > 1
-    ax, _, _ = shown_axes(SETTINGS["end_decoder_strided_keys"], t5_settings.MAIN_POINTS)
+    ax, _, _ = shown_axes(SETTINGS["end_decoder_strided_keys"], t5.MAIN_POINTS)
     assert ax.q_stride == 1
     assert ax.k_stride > 1
     assert ax.q_pos[0] == 250  # queries at the end of the keys
@@ -125,7 +157,7 @@ def test_strided_settings_really_are_strided():
 @pytest.mark.parametrize("custom", [False, True])
 def test_snippet_bias(name, custom):
     s = SETTINGS[name]
-    ax, q_pos, k_pos = shown_axes(s, t5_settings.MAIN_POINTS)
+    ax, q_pos, k_pos = shown_axes(s, t5.MAIN_POINTS)
     table = custom_table(s) if custom else seeded(s)
     listed = table.tolist() if custom else None
     ns = run(t5_snippet(s, part="bias", axes=ax, table=listed))
@@ -151,13 +183,13 @@ def test_seeded_snippet_table_is_the_page_table():
 @pytest.mark.parametrize("custom", [False, True])
 def test_snippet_attention(name, custom):
     table = custom_table(SETTINGS[name]) if custom else seeded(SETTINGS[name])
-    s = t5_views.toy_key(project(SETTINGS[name], AttentionKey))  # as the page caps it (a no-op up to 2048)
-    ax, q_pos, k_pos = shown_axes(s, t5_settings.PAIR_POINTS)
+    s = toy_settings(SETTINGS[name])  # as the page caps it (a no-op up to 2048)
+    ax, q_pos, k_pos = shown_axes(s, attention_figures.PAIR_POINTS)
     code = t5_snippet(
         s,
         part="attention",
         axes=ax,
-        toy_dim=t5_settings.TOY_DIM,
+        toy_dim=attention_figures.TOY_DIM,
         table=table.tolist() if custom else None,
     )
     ns = run(code)
@@ -203,19 +235,19 @@ def test_snippet_states_the_settings():
     ids=["decoder_131072", "encoder_3000"],
 )
 def test_snippet_attention_of_long_settings_as_the_page_caps_them(s):
-    toy = t5_views.toy_key(project(s, AttentionKey))
-    assert toy.q_len <= toy.k_len <= t5_settings.TOY_MAX_LEN
+    toy = toy_settings(s)
+    assert toy.q_len <= toy.k_len <= attention_figures.TOY_MAX_LEN
     assert (toy.num_buckets, toy.max_distance, toy.bidirectional, toy.scale) == (
         s.num_buckets,
         s.max_distance,
         s.bidirectional,
         s.scale,
     )
-    ax, q_pos, k_pos = shown_axes(toy, t5_settings.PAIR_POINTS)
+    ax, q_pos, k_pos = shown_axes(toy, attention_figures.PAIR_POINTS)
     assert ax.q_stride > 1
     assert ax.k_stride > 1
     table = seeded(s)
-    ns = run(t5_snippet(toy, part="attention", axes=ax, toy_dim=t5_settings.TOY_DIM))
+    ns = run(t5_snippet(toy, part="attention", axes=ax, toy_dim=attention_figures.TOY_DIM))
     without, with_bias = page_attention_view(toy, table)
     assert torch.equal(ns["q_pos"], q_pos)
     assert torch.equal(ns["k_pos"], k_pos)
@@ -230,7 +262,7 @@ def test_step_variables_follow_the_pipeline_figures():
 @pytest.mark.parametrize("name", list(STEP_SETTINGS))
 def test_snippet_steps(name):
     s = STEP_SETTINGS[name]
-    ax, q_pos, k_pos = shown_axes(s, t5_settings.MAIN_POINTS)
+    ax, q_pos, k_pos = shown_axes(s, t5.MAIN_POINTS)
     code = t5_snippet(s, part="steps", axes=ax)
     assert "relative_position_bucket" not in code  # the intermediates, not the function that hides them
     ns = run(code)
@@ -259,14 +291,17 @@ def test_snippet_steps(name):
         assert ns[var].dtype == want.dtype, var
         assert ns[var].shape == (len(q_pos), len(k_pos)), var
         assert torch.equal(ns[var], want), var  # -inf equals -inf; no NaN anywhere
-    # exactly what the six step figures draw, from the page's own cached view
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        view = t5_views.bucket_view(project(s, BucketKey))
+    # exactly what the six step figures draw: the package's steps, and the CSV of the page's own chart
     for step, var in enumerate(T5_STEP_VARIABLES, start=1):
-        got, want = ns[var].numpy(), pipeline_matrix(view.steps, step)
+        got, want = ns[var].numpy(), pipeline_matrix(steps, step)
         assert got.dtype == want.dtype, var
         assert np.array_equal(got, want), var
+        chart = t5_pipeline.pipeline_step(
+            **cells(s), bidirectional=s.bidirectional, num_buckets=s.num_buckets, max_distance=s.max_distance, step=step
+        )
+        drawn = matrix_of(chart, ax)  # float32 values, bools and int64 garbage read back exactly
+        assert np.array_equal(drawn.astype(got.dtype), got), var
+        assert drawn.dtype.kind == got.dtype.kind, var  # bools as bools, int64 garbage as int64, not floats
     # where n == 0 (r = 0, or a decoder's future keys) the garbage is there, and then gone
     zero = ns["n"] == 0
     if zero.any():
@@ -321,7 +356,7 @@ def test_snippet_profile(name):
 def test_snippet_pitfall_is_what_the_page_draws(custom):
     s = T5Settings(q_len=300, k_len=300, num_buckets=16, max_distance=40, heads=4, head=2, scale=0.5, seed=3)
     table = custom_table(s) if custom else seeded(s)
-    px, _, _ = shown_axes(s, t5_settings.PITFALL_POINTS)
+    px, _, _ = shown_axes(s, bias_figures.PITFALL_POINTS)
     code = t5_snippet(s, part="pitfall", axes=px, table=table.tolist() if custom else None)
     ns = run(code)
     view = page_bias_view(s, table)

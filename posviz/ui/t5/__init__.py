@@ -1,1 +1,1 @@
-"""The T5 relative bias page: settings, cached views and figures, snippets, texts."""
+"""The T5 relative bias page: settings and rules, the bias table editor, code snippets, notes and texts."""

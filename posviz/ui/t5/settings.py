@@ -1,4 +1,4 @@
-"""The T5 page's settings: its URL parameters, defaults (written once), cache keys and rules."""
+"""The T5 page's settings: its URL parameters, defaults (written once) and rules."""
 
 from __future__ import annotations
 
@@ -46,59 +46,10 @@ SCALE = Param(
     help="Multiplies the bias (1 in T5; the seed notebooks call it rp_scale).",
 )
 
-MAIN_POINTS = 192  # per axis for single heatmaps: 192^2 cells stay under 1 MB of chart data
-PAIR_POINTS = 128  # per axis for the attention pair
-PITFALL_POINTS = 112  # per axis for the three pitfall panels
-TOY_DIM = 32
-TOY_MAX_LEN = 2048  # the toy attention runs a full softmax over at most this many keys
-
 
 @dataclass(frozen=True)
-class BucketKey:
-    """What the bucket views depend on: the positions and the bucket settings."""
-
-    q_len: int = PARAMS["q_len"].default
-    k_len: int = PARAMS["k_len"].default
-    align: str = PARAMS["align"].default
-    bidirectional: bool = BIDIRECTIONAL.default
-    num_buckets: int = NUM_BUCKETS.default
-    max_distance: int = MAX_DISTANCE.default
-    window: int = PARAMS["window"].default
-    q_start: int = PARAMS["q_start"].default
-    k_start: int = PARAMS["k_start"].default
-
-    @property
-    def offset(self) -> int:
-        """Position of the first query: queries at the end of the keys start at ``k_len - q_len``."""
-        return self.k_len - self.q_len if self.align == "end" else 0
-
-
-@dataclass(frozen=True)
-class GridKey(BucketKey):
-    """Every head's bias: also the table's width and the scale."""
-
-    heads: int = PARAMS["heads"].default
-    scale: float = SCALE.default
-
-
-@dataclass(frozen=True)
-class HeadKey(GridKey):
-    """One head's bias."""
-
-    head: int = PARAMS["head"].default
-
-
-@dataclass(frozen=True)
-class AttentionKey(HeadKey):
-    """The toy attention of one head: also the seed of its queries and keys."""
-
-    seed: int = PARAMS["seed"].default
-
-
-@dataclass(frozen=True)
-class T5Settings(AttentionKey):
-    """Everything that determines the T5 page. The sidebar reads it in field order, which is the order
-    the keys above first declare the fields (a dataclass keeps a redeclared field in its first place)."""
+class T5Settings:
+    """Everything that determines the T5 page, read in field order."""
 
     q_len: int = setting(PARAMS["q_len"], section="Sequence")
     k_len: int = setting(PARAMS["k_len"])
@@ -114,8 +65,13 @@ class T5Settings(AttentionKey):
     head: int = setting(PARAMS["head"], bounds=lambda v: (None, v["heads"] - 1), when=lambda v: v["heads"] > 1)
     seed: int = setting(PARAMS["seed"])
 
+    @property
+    def offset(self) -> int:
+        """Position of the first query: queries at the end of the keys start at ``k_len - q_len``."""
+        return self.k_len - self.q_len if self.align == "end" else 0
 
-def problem(s: BucketKey) -> str | None:
+
+def problem(s: T5Settings) -> str | None:
     """The first cross-field rule the settings break, as a message naming the fix; None if fine."""
     try:
         check_t5_config(bidirectional=s.bidirectional, num_buckets=s.num_buckets, max_distance=s.max_distance)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from posviz.figures.axes import Axes
 from posviz.ui.code import SHOWN_FN, shown_lines
-from posviz.ui.t5.settings import AttentionKey
+from posviz.ui.t5.settings import T5Settings
 
 T5_BUCKET_FN = '''\
 def relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
@@ -61,7 +61,7 @@ bucket = within + direction_offset  # (q, k): the final bucket, 0 .. num_buckets
 """
 
 
-def _table_lines(s: AttentionKey, table: list[list[float]] | None) -> list[str]:
+def _table_lines(s: T5Settings, table: list[list[float]] | None) -> list[str]:
     lines = [
         "g = torch.Generator().manual_seed(seed)",
         "table = torch.randn(num_buckets, heads, generator=g)  # as nn.Embedding(num_buckets, heads) at init: N(0, 1)",
@@ -73,7 +73,7 @@ def _table_lines(s: AttentionKey, table: list[list[float]] | None) -> list[str]:
 
 
 def t5_snippet(
-    s: AttentionKey,
+    s: T5Settings,
     *,
     part: str,
     axes: Axes | None = None,

@@ -10,11 +10,11 @@ import pandas as pd
 import streamlit as st
 
 from posviz.checkpoints import EXTRACT_SNIPPET, CheckpointError, read_bias_tables
+from posviz.figures.t5_bias import seeded_table
 from posviz.ui.params import plain
 from posviz.ui.sections import on_demand
 from posviz.ui.t5 import texts
 from posviz.ui.t5.settings import T5Settings
-from posviz.ui.t5.views import seeded_table
 
 MAX_UPLOAD_MB = 16  # a bias table is a few KiB; whole checkpoints should be cut down first
 
@@ -68,6 +68,10 @@ def uploaded_table(s: T5Settings) -> tuple[np.ndarray, str] | None:
     return table.numpy(), f"uploaded '{plain(name)}'"
 
 
+def _seeded(s: T5Settings) -> np.ndarray:
+    return seeded_table(num_buckets=s.num_buckets, heads=s.heads, seed=s.seed)
+
+
 KEPT = "t5_kept_table"  # session state: the table in use, kept while its editor is closed
 
 
@@ -96,7 +100,7 @@ def _editor(s: T5Settings, kept: Kept | None) -> Kept:
         edited = not np.array_equal(kept.table, kept.base)
         base, source, uploaded = kept.table, kept.source + (", edited" * edited), False
     else:  # nothing kept, or the uploaded file was removed
-        base, source, uploaded = seeded_table(*shape), f"seeded N(0, 1) with seed {s.seed}", False
+        base, source, uploaded = _seeded(s), f"seeded N(0, 1) with seed {s.seed}", False
     frame = pd.DataFrame(
         base, index=pd.RangeIndex(s.num_buckets, name="bucket"), columns=[f"head {h}" for h in range(s.heads)]
     )
@@ -120,7 +124,7 @@ def bias_table_input(s: T5Settings) -> tuple[np.ndarray, bool]:
     uploaded or edited table is kept in the session while they are closed, for the same
     num_buckets, heads and seed.
     """
-    shape, seeded = (s.num_buckets, s.heads, s.seed), seeded_table(s.num_buckets, s.heads, s.seed)
+    shape, seeded = (s.num_buckets, s.heads, s.seed), _seeded(s)
     kept = st.session_state.get(KEPT)
     kept = kept if isinstance(kept, Kept) and kept.shape == shape else None
     note = st.container()
