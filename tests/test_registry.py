@@ -118,7 +118,7 @@ def test_a_new_compared_scheme_runs_draws_and_has_a_row_and_a_link(with_ydecay):
     assert with_ydecay["grid_csv_header"].endswith(",yDecay")
     assert with_ydecay["profile_lines"][-1] == "yDecay"
     assert with_ydecay["table"]["kind"] == "relative, bias on the logits"
-    assert "- **xPos**: [the xPos page with these settings](ydecay?seq_len=6)" in with_ydecay["links"]
+    assert "- **yDecay**: [the yDecay page with these settings](ydecay?seq_len=6)" in with_ydecay["links"]
 
 
 def test_a_new_scheme_page_is_benched_and_its_sections_and_settings_found(with_ydecay):

@@ -340,3 +340,9 @@ def t5_permutation_outputs(
     pos = torch.arange(len(words))
     bias = t5_bias(table, pos, pos, bidirectional=True, max_distance=4)[0] if with_bias else None
     return self_attention(x, w_q, w_k, w_v, bias=bias)[1]  # (seq, dim)
+
+
+def t5_garbage_value(max_exact: int) -> int:
+    """What ``val_if_large`` holds where ``log_ratio`` is ``-inf`` (``n = 0``): ``.long()`` of ``-inf`` is the
+    int64 minimum on CPU, plus ``max_exact``."""
+    return int(torch.iinfo(torch.int64).min) + max_exact

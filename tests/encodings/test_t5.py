@@ -590,3 +590,9 @@ def test_toy_attention_is_a_softmax_over_every_key(bidirectional, align):
     torch.testing.assert_close(without, torch.softmax(logits, -1)[rows][:, k_pos], rtol=1e-5, atol=1e-7)
     torch.testing.assert_close(with_bias, torch.softmax(logits + bias, -1)[rows][:, k_pos], rtol=1e-5, atol=1e-7)
     assert not torch.allclose(without, with_bias)
+
+
+def test_the_garbage_value_is_what_long_of_minus_inf_gives():
+    from posviz.encodings.t5 import t5_garbage_value
+
+    assert t5_garbage_value(8) == torch.tensor([float("-inf")]).long().item() + 8

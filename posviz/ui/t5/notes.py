@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from posviz.encodings.t5 import t5_half, t5_max_exact
+from posviz.encodings.t5 import t5_garbage_value, t5_half, t5_max_exact
 from posviz.ui.t5.settings import T5Settings
 
 
@@ -31,5 +29,5 @@ def step_note(template: str, s: T5Settings) -> str:
         bidirectional_half=t5_half(s.num_buckets, bidirectional=True),  # the note describes both modes
         max_exact=max_exact,
         max_exact_minus_1=max_exact - 1,
-        garbage=np.iinfo(np.int64).min + max_exact,
+        garbage=t5_garbage_value(max_exact),
     )
