@@ -45,7 +45,7 @@ def test_st_html_only_renders_static_css_and_escaped_code():
             code,
             "PAGE_CSS if lecture else PAGE_CSS + TABLES_ZOOM_OUT_CSS",
         ],
-        "posviz/ui/deck/present.py": ['_AUDIENCE_CSS if run.view == "audience" else _DECK_CSS'],
+        "posviz/ui/deck/present.py": ["_AUDIENCE_CSS"],
         # every header, cell and label through html.escape (tests/ui/test_tables.py)
         "posviz/ui/tables.py": ["html_table(data, label=label, hide_index=hide_index, height=height)"],
     }
@@ -56,7 +56,7 @@ def test_st_html_only_renders_static_css_and_escaped_code():
         ("TABLES_ZOOM_OUT_CSS", '"tables-zoom-out.css"'),
     ):
         assert re.search(rf"^{name} = style\({files}\)$", chrome, flags=re.M), name  # static files, no formatting
-    for path, names in (("posviz/ui/deck/present.py", ("_DECK_CSS", "_AUDIENCE_CSS")),):
+    for path, names in (("posviz/ui/deck/present.py", ("_AUDIENCE_CSS",)),):
         text = (ROOT / path).read_text()
         for name in names:
             assert re.search(rf'^{name} = """<style>', text, flags=re.M), name  # a literal, no formatting
@@ -68,10 +68,13 @@ def test_the_only_script_is_the_static_anchor_script():
         for p in SOURCES
     }
     assert {p: c for p, c in scripts.items() if c} == {
-        "posviz/ui/sections.py": ["_ANCHOR_JS, unsafe_allow_javascript=True"]
+        "posviz/ui/sections.py": ["_ANCHOR_JS, unsafe_allow_javascript=True"],
+        "posviz/ui/deck/present.py": ["_CLICKER_JS, unsafe_allow_javascript=True"],
     }
     text = (ROOT / "posviz/ui/sections.py").read_text()
     assert re.search(r'^_ANCHOR_JS = """<script>', text, flags=re.M)  # a literal: no user text, no formatting
+    text = (ROOT / "posviz/ui/deck/present.py").read_text()  # a file of the package, read as is
+    assert re.search(r'^_CLICKER_JS = "<script>\\n" \+ Path\(__file__\)\.with_name\("clicker\.js"\)', text, flags=re.M)
 
 
 def test_nothing_unpickles():

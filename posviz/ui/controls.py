@@ -13,6 +13,7 @@ typed in) goes through ``st.session_state``, which Streamlit writes to the link.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -20,15 +21,15 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from posviz.ui.params import PARAMS, Param, clean_text, link_text, parse, quote_raw
+from posviz.ui.state import BOUND as _BOUND
+from posviz.ui.state import FIXED as _FIXED
+from posviz.ui.state import HEADER_SHOWN as _HEADER_SHOWN
+from posviz.ui.state import NOTICES as _NOTICES
+from posviz.ui.state import PAGE as _PAGE
+from posviz.ui.state import PENDING as _PENDING
+from posviz.ui.state import RERUN as _RERUN
+from posviz.ui.state import seed
 from posviz.ui.streamlit_private import ensure_app_entry
-
-_PENDING = "_posviz_pending"  # key -> value to apply before the widget on the next run
-_FIXED = "_posviz_fixed"  # keys whose link value was corrected once (guards against loops)
-_RERUN = "_posviz_rerun"  # a link was corrected or a notice came late: finish_run reruns
-_NOTICES = "_posviz_notices"  # key -> (message, value it was about)
-_HEADER_SHOWN = "_posviz_header_shown"  # this run has drawn the notices already
-_PAGE = "_posviz_page"  # URL path of the page the last run drew
-_BOUND = "_posviz_bound"  # every URL key a control has drawn in this session
 
 
 def set_on_next_run(values: dict[str, Any]) -> None:
@@ -74,6 +75,24 @@ def _widget_type(p: Param) -> type:
     return {"int": int, "bool": bool, "choice": str, "text": str}[p.kind]
 
 
+def widget_value(p: Param, value: Any) -> Any:
+    """``value`` as the widget's session-state value (what :func:`posviz.ui.state.seed` hands it).
+
+    A whole number stays an ``int`` even for the float number input (:func:`_widget_type`): Streamlit
+    writes a value set through session state into the link as ``str(value)``, so a float would
+    read ``q_len=512.0``; the input takes the int as its value. A whole float setting is an ``int``
+    for the same reason.
+    """
+    if p.kind == "bool":
+        return bool(value)
+    if p.kind in ("choice", "text"):
+        return str(value)
+    if p.kind == "int":
+        return int(value)
+    value = float(value)  # a whole float as an int too (base=10000, not 10000.0)
+    return int(value) if math.isfinite(value) and value.is_integer() and abs(value) < 2**53 else value
+
+
 def _value(p: Param, raw: Any) -> Any:
     """The widget's value in the parameter's own type."""
     if p.kind == "text":  # typed or pasted text is cleaned as link text is
@@ -111,7 +130,7 @@ def control(
 
     if key in pending:
         value = pending.pop(key)
-        state[key] = _widget_type(p)(value)
+        seed({key: widget_value(p, value)})
         _write_link(p, value)  # a widget drawn for the first time: Streamlit leaves its value out of the link
     elif key not in state:
         raw = st.query_params.get_all(key)
@@ -128,7 +147,7 @@ def control(
                     return wanted  # the widget is drawn on the rerun, seeded from the corrected link
                 pending[key] = wanted  # the key is bound (a page switch): through session state
     elif p.kind in ("int", "float") and not lo <= state[key] <= hi:
-        state[key] = _widget_type(p)(min(max(state[key], lo), hi))  # bounds moved under a kept value
+        seed({key: widget_value(p, min(max(state[key], lo), hi))})  # bounds moved under a kept value
 
     value = _value(p, _widget(p, lo, hi, where))
     if key in pending:

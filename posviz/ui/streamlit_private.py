@@ -35,7 +35,8 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import script_runner
 
-_ENTERED = "_posviz_app_entered"  # this session has had a run through app.py's st.navigation
+from posviz.ui.state import ENTERED as _ENTERED  # this session has had a run through app.py's st.navigation
+
 _LEGACY_RUNNER = script_runner._mpa_v1.__code__  # the legacy multipage runner's code object
 
 

@@ -232,3 +232,37 @@ def test_a_room_unfolds_its_links():
     (notes,) = [e for e in at.expander if e.label == "Notes and a second window"]
     assert notes.proto.expanded
     assert "[notes window](" in "".join(m.value for m in notes.markdown)
+
+
+def test_a_slide_hands_the_browser_every_setting_its_link_leaves_out():
+    """Slide 12 of ``relative`` sets step=4 on /t5; slide 13 (also /t5) names no step. The browser keeps a
+    widget's last value unless the run tells it the value (``set_value``): a key deleted on the server
+    left slide 13 showing, and sending back, step 4. Each of the page's settings must be handed over.
+    (The run that a click starts goes on to the slide's page: its tree is the arriving run's.)"""
+    at, _ = open_deck("relative", slide="12")
+    assert value_of(at, "step") == 4
+    at.button(key="deck_next").click().run()
+    assert progress(at).startswith("**Slide 13 of")
+    step = at.slider(key="step")
+    assert step.value == 1 and step.proto.set_value, "the browser is not told that slide 13 is at step 1"
+
+
+def test_a_deck_move_writes_whole_numbers_as_whole_numbers():
+    """Streamlit writes a value given through session state into the link as ``str(value)``: a float
+    512.0 became ``q_len=512.0`` in the address bar; a moved control writes ``q_len=24``."""
+    at, _ = open_deck("relative", slide="12")
+    at.button(key="deck_next").click().run()
+    assert progress(at).startswith("**Slide 13 of")
+    assert at.query_params["q_len"] == "512" and at.query_params["k_len"] == "512"
+
+
+@pytest.mark.slow
+def test_the_deck_on_screen_becomes_one_html_file():
+    deck = model.from_data({"title": "One", "step": [{"title": "ALiBi", "link": "/alibi?heads=4", "notes": "n"}]})
+    at, _ = open_deck(model.encode(deck))
+    assert not at.get("download_button") or all(b.key != "deck_export_file" for b in at.get("download_button"))
+    at.button(key="deck_export").click()
+    at.run(timeout=900)
+    assert not at.exception and not errors(at), errors(at)
+    (file,) = [b for b in at.get("download_button") if b.key == "deck_export_file"]
+    assert file.proto.label.startswith("Download the deck as HTML (")

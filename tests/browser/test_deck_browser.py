@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from waits import wait_steady
 
 from posviz.schemes import page_of
 from posviz.ui.deck import model
 from posviz.ui.deck.links import page_params, step_values
+from posviz.ui.params import link_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -133,30 +135,152 @@ def steps_are(sidebar, titles: list[str]) -> None:
     )
 
 
-@pytest.mark.parametrize("key", ["PageDown"])
-def test_a_clicker_walks_a_shipped_deck(deck_url, tab, screenshots, key):
+# What a window shows: the address's settings, every widget's value (the deck editor's aside), the
+# headings, each figure's title, the progress line, the notices. Read once the slide is settled.
+_VIEW_JS = """() => {
+  const skip = e => e.closest('[class*="st-key-deck_ed"], [class*="st-key-deck_add"]');
+  const label = e => (e.getAttribute('aria-label') || e.closest('[data-testid^="st"]')?.innerText || '')
+    .trim().slice(0, 60);
+  const widgets = {};
+  for (const e of document.querySelectorAll('input[type="number"], input[type="text"], textarea')) {
+    if (!skip(e)) widgets['input ' + label(e)] = e.value;
+  }
+  for (const e of document.querySelectorAll('[role="slider"]')) {
+    if (!skip(e)) widgets['slider ' + label(e)] = e.getAttribute('aria-valuenow');
+  }
+  for (const e of document.querySelectorAll('input[type="checkbox"]')) {
+    if (!skip(e)) widgets['check ' + (e.closest('label')?.innerText || label(e)).trim()] = e.checked;
+  }
+  for (const g of document.querySelectorAll('[role="radiogroup"]')) {
+    if (!skip(g)) widgets['radio ' + label(g)] = [...g.querySelectorAll('input')].map(i => i.checked).join();
+  }
+  const main = document.querySelector('[data-testid="stMain"]');
+  const query = Object.fromEntries([...new URLSearchParams(location.search)].sort());
+  return {
+    path: location.pathname.split('/').pop(), query, widgets,
+    headings: [...main.querySelectorAll('h1, h2, h3')].map(h => h.innerText.trim()),
+    figures: [...main.querySelectorAll('[class*="st-key-fig_"]')].map(f =>
+      (f.className.match(/st-key-(fig_\\S+)/) || [])[1] + ' ' + (f.querySelector('.gtitle')?.textContent || '')),
+    progress: document.querySelector('[data-testid="stProgress"]')?.innerText.trim(),
+    alerts: [...document.querySelectorAll('[data-testid="stAlert"]')].map(a => a.innerText.trim()),
+  };
+}"""
+
+# The slide's figure (posviz/ui/deck/clicker.js marks it): whole, under Streamlit's header, in the window.
+_FIGURE_JS = """n => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main.querySelector('[class*="st-key-fig_"]')) return {none: true};
+  const f = document.querySelector(`[data-posviz-slide-figure="${n}"]`);
+  if (!f) return null;
+  const r = f.getBoundingClientRect();
+  const header = document.querySelector('[data-testid="stHeader"]').getBoundingClientRect().bottom;
+  return {top: r.top, bottom: r.bottom, header, height: window.innerHeight};
+}"""
+
+
+def settled_view(page, deck: model.Deck, slide: int) -> dict:
+    """The window's view of ``slide`` once drawn: its figure placed (or none on the page), nothing moving."""
+    on_slide(page, slide)
+    page.wait_for_function(f"n => ({_FIGURE_JS})(n) !== null", arg=slide, timeout=TIMEOUT_MS)
+    wait_steady(page)
+    page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+    view = page.evaluate(_VIEW_JS)
+    view["figure"] = page.evaluate(_FIGURE_JS, slide)
+    return view
+
+
+def check_address(view: dict, deck: model.Deck, slide: int) -> None:
+    """The address names the deck and slide, and each setting it carries (Streamlit writes a setting a move
+    changes on a page already drawn) is the slide's, written as a moved control writes it: q_len=512,
+    never 512.0."""
+    step = deck.step(slide)
+    params = page_params(step.page)
+    values, _ = step_values(step)
+    for key, text in view["query"].items():
+        if key in model.DECK_KEYS:
+            continue
+        p = params[key]
+        want = values.get(key, True if key == "lecture" else p.default)
+        assert text == link_text(p, want), (slide, key, text)
+
+
+def _without_settings(view: dict) -> dict:
+    """The view but the figure's place and the address's settings (checked by ``check_address``)."""
+    out = {k: v for k, v in view.items() if k != "figure"}
+    out["query"] = {k: v for k, v in view["query"].items() if k in model.DECK_KEYS}
+    return out
+
+
+def check_figure_in_view(view: dict, slide: int) -> None:
+    f = view["figure"]
+    if f.get("none"):
+        return
+    assert f["top"] >= f["header"] - 2 and f["bottom"] <= f["height"] + 1, (slide, f)
+
+
+@pytest.mark.parametrize("name", model.shipped_names())
+def test_every_slide_reached_by_a_key_shows_what_its_link_shows(deck_url, browser, name):
+    """Walked forward (PageDown) and back (PageUp) at 1280 × 720, each slide's view is the one a fresh
+    window opened at its link shows (at 1024 × 768): settings, widgets, headings, figures, notices;
+    and in both windows the slide's figure is whole on screen."""
+    deck = model.from_link_value(name)
+    last = len(deck.steps)
+    fresh_context = browser.new_context(viewport={"width": 1024, "height": 768})
+    walk_context = browser.new_context(viewport=VIEWPORT)
+    try:
+        fresh = fresh_context.new_page()
+        expected = {}
+        for slide in range(1, last + 1):
+            fresh.goto(f"{deck_url}/?deck={name}&slide={slide}", timeout=TIMEOUT_MS)
+            expected[slide] = settled_view(fresh, deck, slide)
+            check_figure_in_view(expected[slide], slide)
+            check_address(expected[slide], deck, slide)
+        walk = walk_context.new_page()
+        errors: list[str] = []
+        walk.on("pageerror", lambda err: errors.append(str(err)))
+        walk.goto(f"{deck_url}/?deck={name}", timeout=TIMEOUT_MS)
+        order = [*range(1, last + 1), *range(last - 1, 0, -1)]
+        for n, slide in enumerate(order):
+            if n:
+                walk.keyboard.press("PageDown" if slide > order[n - 1] else "PageUp")
+            view = settled_view(walk, deck, slide)
+            check_figure_in_view(view, slide)
+            check_address(view, deck, slide)
+            assert _without_settings(view) == _without_settings(expected[slide]), (name, slide, n)
+        assert not errors, errors
+    finally:
+        fresh_context.close()
+        walk_context.close()
+
+
+def test_the_clickers_other_keys_and_the_address(deck_url, tab):
+    """→ and Space go forward, ← back (as PageDown and PageUp); the address reopens the slide exactly."""
     name = "relative"
     deck = model.from_link_value(name)
-    tab.goto(f"{deck_url}/?deck={name}", timeout=TIMEOUT_MS)
-    on_slide(tab, 1)
-    check_view(tab, deck, name, 1)
-    assert sum(bool(step.anchor) for step in deck.steps) >= 3  # slides that open at a section
-    for slide in range(2, len(deck.steps) + 1):
-        tab.keyboard.press(key)
-        on_slide(tab, slide)
-        check_view(tab, deck, name, slide)
-        if slide in (2, len(deck.steps)):
-            tab.screenshot(path=str(screenshots / f"deck_{name}_{slide}.png"))
-    # The other keys a clicker may send: ← and PageUp go back, → and Space forward.
     last = len(deck.steps)
-    for press, slide in (("ArrowLeft", last - 1), ("PageUp", last - 2), ("ArrowRight", last - 1), ("Space", last)):
+    tab.goto(f"{deck_url}/?deck={name}&slide={last - 2}", timeout=TIMEOUT_MS)
+    on_slide(tab, last - 2)
+    for press, slide in (("ArrowRight", last - 1), ("ArrowLeft", last - 2), ("Space", last - 1), ("Space", last)):
         tab.keyboard.press(press)
         on_slide(tab, slide)
     check_view(tab, deck, name, last)
-    # The address reopens the slide in a new session, exactly.
     tab.goto(tab.url, timeout=TIMEOUT_MS)
     on_slide(tab, last)
     check_view(tab, deck, name, last)
+
+
+def test_presses_while_a_slide_opens_are_kept(deck_url, tab):
+    """A press made as soon as the slide shows (its run still drawing) moves it; two quick presses move two."""
+    name = "rope"
+    tab.goto(f"{deck_url}/?deck={name}&slide=13", timeout=TIMEOUT_MS)
+    tab.get_by_text("Slide 13 of").first.wait_for(timeout=TIMEOUT_MS)
+    tab.keyboard.press("PageDown")  # no wait for the run to end
+    on_slide(tab, 14)
+    tab.keyboard.press("PageDown")
+    tab.keyboard.press("PageDown")
+    on_slide(tab, 16)
+    tab.keyboard.press("PageUp")
+    on_slide(tab, 15)
 
 
 def test_building_editing_downloading_and_presenting_a_deck(deck_url, tab, tmp_path):

@@ -12,13 +12,14 @@ from typing import Any
 
 import streamlit as st
 
-from posviz.ui.deck import model
+from posviz.ui.deck import model, offline
 from posviz.ui.deck.links import view_params
 from posviz.ui.deck.model import Deck
 from posviz.ui.deck.present import DeckRun, go, load
 from posviz.ui.params import plain
+from posviz.ui.state import DECK_DRAFT, DECK_PROBLEMS
 
-_DRAFT = "_deck_draft"  # {"title": str, "steps": [{"id", "title", "link", "notes"}]}
+_DRAFT = DECK_DRAFT  # the session's keys are listed in posviz.ui.state
 
 
 def _new_id() -> str:
@@ -76,7 +77,7 @@ def _upload() -> None:
         return
     deck = model.loads(file.getvalue()[: model.MAX_FILE_BYTES + 1], name=file.name)
     _set_draft(deck)
-    st.session_state["deck_ed_problems"] = list(deck.problems) + [p for s in deck.steps for p in s.problems]
+    st.session_state[DECK_PROBLEMS] = list(deck.problems) + [p for s in deck.steps for p in s.problems]
     st.session_state["deck_ed_pick"] = 0
 
 
@@ -103,7 +104,7 @@ def sidebar(page: str, title: str, run: DeckRun | None) -> None:
         if run is not None:
             st.button("Edit a copy of the deck on screen", key="deck_ed_copy", on_click=_edit_copy, args=(run.value,))
         d["title"] = st.text_input("Deck title", value=d["title"], max_chars=model.MAX_TITLE, key="deck_ed_title")
-        for problem in st.session_state.pop("deck_ed_problems", []):
+        for problem in st.session_state.pop(DECK_PROBLEMS, []):
             st.warning(problem, icon=":material/link_off:")
         if steps:
             _step_editor(steps)
@@ -118,6 +119,7 @@ def sidebar(page: str, title: str, run: DeckRun | None) -> None:
                 width="stretch",
                 on_click="ignore",
             )
+            offline.offer(deck, "deck_ed_export")
             if st.button("Present this deck", key="deck_ed_present", icon=":material/play_arrow:", width="stretch"):
                 value = model.encode(deck)
                 go(run or DeckRun(value, deck, 1, "presenter", None), value, 1)

@@ -2,7 +2,7 @@
 
 A step's raw link values go through :func:`posviz.ui.params.parse`, the same parser as any
 link, so a bad value gets the same notice a pasted link would. The values are then handed to
-the page's widgets through ``st.session_state`` (see ``present.py``), in each widget's type.
+the page's widgets through :func:`posviz.ui.state.seed` (see ``present.py``), in each widget's type.
 """
 
 from __future__ import annotations
@@ -108,20 +108,6 @@ def unused(page: str, values: dict[str, Any]) -> list[str]:
                 continue
             seen[f.name] = values.get(key, f.default)
     return found
-
-
-def widget_value(p: Param, value: Any) -> Any:
-    """``value`` in the type of the widget that ``posviz.ui.controls`` draws for ``p``.
-
-    Whole numbers typed in a box are float number inputs there (shown with ``%.0f``).
-    """
-    if p.kind == "bool":
-        return bool(value)
-    if p.kind in ("choice", "text"):
-        return str(value)
-    if p.kind == "float" or p.widget == "number":
-        return float(value)
-    return int(value)
 
 
 def view_params(page: str, state: Any, link: dict[str, str]) -> dict[str, str]:

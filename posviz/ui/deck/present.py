@@ -17,33 +17,35 @@ only when :func:`present` returns True.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import streamlit as st
 
 from posviz.schemes import page_of
-from posviz.ui.deck import model
-from posviz.ui.deck.links import every_url_key, page_params, step_values, widget_value
+from posviz.ui.controls import widget_value
+from posviz.ui.deck import model, offline
+from posviz.ui.deck.links import every_url_key, page_params, step_values
 from posviz.ui.deck.model import Deck, Step
 from posviz.ui.deck.rooms import ROOMS
 from posviz.ui.params import plain, quote_raw
+from posviz.ui.state import DECK_ARRIVE, DECK_MOVE, DECK_NOTICES, DECK_OPENED, DECK_SHOWN, seed
 
-_MOVE = "_deck_move"  # (deck value, slide, changes) to move to on this run: a button, a key, a room
-_ARRIVE = "_deck_arrive"  # (values, notices, slide) the step's page applies on its first run
-_OPENED = "_deck_opened"  # deck values this session has opened (a link is opened once, then followed)
-_NOTICES = "_deck_notices"  # (deck value, slide) -> notices about that step's link
-_SHOWN = "_deck_shown"  # (deck value, slide) this session last moved to
+_MOVE = DECK_MOVE  # the session's keys are listed in posviz.ui.state
+_ARRIVE = DECK_ARRIVE
+_OPENED = DECK_OPENED
+_NOTICES = DECK_NOTICES
+_SHOWN = DECK_SHOWN
 VIEWS = ("presenter", "notes", "audience")
 FOLLOW_S = 1.0  # how often a window in a room looks where the room is
 
-# Static CSS (no user text). The extra clicker keys (→, ←, Space) are buttons out of sight;
+# Static front-end code (no user text): the clicker's keys and each slide opened at its figure;
 # the audience window shows only the page: no deck bar, no sidebar.
-_DECK_CSS = """<style>
-.st-key-deck_keys { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
-</style>"""
+_CLICKER_JS = "<script>\n" + Path(__file__).with_name("clicker.js").read_text(encoding="utf-8") + "</script>"
+# (Streamlit's sanitiser, DOMPurify, drops a script whose text holds "<" before a letter or "/":
+# tests/ui/test_deck_clicker.py checks clicker.js has none.)
 _AUDIENCE_CSS = """<style>
-.st-key-deck_keys { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
 .st-key-deck_bar, [data-testid="stSidebar"], [data-testid="stExpandSidebarButton"] { display: none; }
 </style>"""
 
@@ -121,13 +123,17 @@ def go(
 
 
 def _apply(page: str, values: dict[str, Any], notices: list[str], where: tuple[str, int]) -> None:
-    """The step's settings into the page's widgets; every other setting back to the page's default."""
+    """The step's settings into the page's widgets, every other setting of the page at its default.
+
+    Every one of the page's keys is given a value (:func:`posviz.ui.state.seed`), none deleted: a
+    deleted key would leave the browser showing the last slide's value (``step=4`` on a slide whose
+    link names no step) and sending it back on the next run.
+    """
     state = st.session_state
     params = page_params(page)
-    for key in [k for k in state if k in every_url_key() and k not in values]:
-        del state[key]  # drawn with its default (the switch left it out of the link)
-    for key, value in values.items():
-        state[key] = widget_value(params[key], value)
+    for key in [k for k in state if k in every_url_key() and k not in params]:
+        del state[key]  # another page's setting: no widget of this page holds it
+    seed({key: widget_value(p, values.get(key, p.default)) for key, p in params.items()})
     state[_NOTICES] = {where: notices}
     state[_SHOWN] = where
 
@@ -184,24 +190,13 @@ def _move(value: str, slide: int) -> None:
     st.session_state[_MOVE] = (value, slide, ())
 
 
-def _keys(run: DeckRun, where: Any) -> None:
-    """Previous and next on the clicker's other keys: → and Space, ← (buttons out of sight)."""
-    last = len(run.deck.steps)
-    with where.container(key="deck_keys"):
-        for key, shortcut, slide in (
-            ("deck_right", "Right", run.slide + 1),
-            ("deck_space", "Space", run.slide + 1),
-            ("deck_left", "Left", run.slide - 1),
-        ):
-            st.button(shortcut, key=key, shortcut=shortcut, on_click=_move, args=(run.value, slide),
-                      disabled=not 1 <= slide <= last)  # fmt: skip
-
-
 def present(run: DeckRun | None) -> bool:
     """The deck's bar over the page (or the notes window); whether the page itself is drawn."""
     if run is None:
         return True
-    st.html(_AUDIENCE_CSS if run.view == "audience" else _DECK_CSS)
+    st.sidebar.html(_CLICKER_JS, unsafe_allow_javascript=True)  # in the sidebar: the main area holds no script
+    if run.view == "audience":
+        st.html(_AUDIENCE_CSS)
     if run.room is not None:
         _follow(run)
     if not run.deck.steps:
@@ -223,7 +218,6 @@ def _bar(run: DeckRun) -> None:
         "Previous",
         key="deck_prev",
         icon=":material/arrow_back:",
-        shortcut="PageUp",
         on_click=_move,
         args=(run.value, run.slide - 1),
         disabled=run.slide <= 1,
@@ -233,14 +227,12 @@ def _bar(run: DeckRun) -> None:
         "Next",
         key="deck_next",
         icon=":material/arrow_forward:",
-        shortcut="PageDown",
         on_click=_move,
         args=(run.value, run.slide + 1),
         disabled=run.slide >= last,
         width="stretch",
     )
     middle.progress(run.slide / last, text=f"**Slide {run.slide} of {last}** · {quote_raw(run.step.title, 120)}")
-    _keys(run, st)
     for notice in _link_notices(run):
         st.warning(notice, icon=":material/link_off:")
     if run.step.anchor:  # the page opens there (posviz.ui.sections reads this link); the link brings it back
@@ -252,6 +244,7 @@ def _bar(run: DeckRun) -> None:
         _windows(run)
         if run.step.notes:
             st.markdown(run.step.notes)
+        offline.offer(run.deck, "deck_export")
 
 
 def _windows(run: DeckRun) -> None:
@@ -285,11 +278,10 @@ def _notes(run: DeckRun) -> None:
     if run.slide < last:
         st.caption(f"Next: {quote_raw(run.deck.step(run.slide + 1).title, 120)}")
     left, right = st.columns(2)
-    left.button("Previous", key="deck_prev", icon=":material/arrow_back:", shortcut="PageUp", on_click=_move,
+    left.button("Previous", key="deck_prev", icon=":material/arrow_back:", on_click=_move,
                 args=(run.value, run.slide - 1), disabled=run.slide <= 1, width="stretch")  # fmt: skip
-    right.button("Next", key="deck_next", icon=":material/arrow_forward:", shortcut="PageDown", on_click=_move,
+    right.button("Next", key="deck_next", icon=":material/arrow_forward:", on_click=_move,
                  args=(run.value, run.slide + 1), disabled=run.slide >= last, width="stretch")  # fmt: skip
-    _keys(run, st)
 
 
 def _follow(run: DeckRun) -> None:
