@@ -128,9 +128,6 @@ def test_a_new_scheme_page_is_benched_and_its_sections_and_settings_found(with_y
     assert "XposSettings" in with_ydecay["settings"] and "ydecay_scale" in with_ydecay["url_keys"]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="posviz/ui/deck/links.py finds settings by package name until it reads the registry"
-)
 def test_a_deck_step_on_a_new_scheme_page_reads_its_settings(with_ydecay):
     assert {"seq_len", "ydecay_scale", "show_ydecay", "lecture", "step"} <= set(with_ydecay["deck"])
 

@@ -154,7 +154,7 @@ def test_notes_are_markdown_never_html():
     )
     at, _ = open_deck(model.encode(deck), view="notes")
     assert not at.exception
-    assert [m.proto.body for m in at.markdown if m.proto.allow_html] == [chrome._LECTURE_CSS]  # the static style only
+    assert [m.proto.body for m in at.markdown if m.proto.allow_html] == [chrome.LECTURE_CSS]  # the static style only
     assert all("<script>x" not in h.proto.body for h in at.get("html"))  # the notes' text never as HTML
 
 

@@ -200,9 +200,11 @@ def main(argv: list[str]) -> None:  # pragma: no cover - a tool for people
     """``python tests/browser/lecture_probe.py BASE_URL [WIDTHxHEIGHT ...]``: print the faults per page."""
     from playwright.sync_api import sync_playwright
 
+    from posviz.schemes import COMPARE, HOME, SCHEMES
+
     base = argv[0]
     sizes = [tuple(int(v) for v in s.split("x")) for s in (argv[1:] or ["1280x720", "1024x768"])]
-    paths = ["", "t5", "shaw", "skew", "rope", "cope", "sinusoidal", "alibi", "compare"]
+    paths = [HOME.key, *(s.key for s in SCHEMES if s.page), COMPARE.key]
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for width, height in sizes:

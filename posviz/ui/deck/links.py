@@ -7,17 +7,14 @@ the page's widgets through :func:`posviz.ui.state.seed` (see ``present.py``), in
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import pkgutil
-from dataclasses import fields, is_dataclass
+from dataclasses import fields
 from functools import cache
 from typing import Any
 
-from posviz.schemes import PAGES
+from posviz.schemes import PAGES, settings_class
 from posviz.ui.deck.model import Step
 from posviz.ui.params import PARAMS, Param, link_text, parse, quote_raw
-from posviz.ui.sections import OnDemand
+from posviz.ui.sections import sections_of
 from posviz.ui.settings import params_of
 
 # Read on every page: the shared sidebar's lecture toggle and a walk-through's step.
@@ -28,15 +25,9 @@ EVERY_PAGE = ("lecture", "step")
 def page_params(page: str) -> dict[str, Param]:
     """URL key -> its parameter (with this page's default and choices) for the page at URL path ``page``."""
     found = {key: PARAMS[key] for key in EVERY_PAGE}
-    if (
-        page
-        and importlib.util.find_spec(f"posviz.ui.{page}")
-        and importlib.util.find_spec(f"posviz.ui.{page}.settings")
-    ):
-        module = importlib.import_module(f"posviz.ui.{page}.settings")
-        for obj in vars(module).values():
-            if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ == module.__name__:
-                found.update({p.key: p for p in params_of(obj).values()})
+    cls = settings_class(page)
+    if cls is not None:
+        found.update({p.key: p for p in params_of(cls).values()})
     for part in on_demand_keys(page):
         found[part] = Param(part, part, "bool", False, "toggle")
     return found
@@ -44,14 +35,8 @@ def page_params(page: str) -> dict[str, Param]:
 
 @cache
 def on_demand_keys(page: str) -> tuple[str, ...]:
-    """The ``show_...`` keys of a page's sections drawn on demand (declared in its ui package)."""
-    if not page or not importlib.util.find_spec(f"posviz.ui.{page}"):
-        return ()
-    package = importlib.import_module(f"posviz.ui.{page}")
-    keys = []
-    for info in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
-        keys += [v.key for v in vars(importlib.import_module(info.name)).values() if isinstance(v, OnDemand)]
-    return tuple(dict.fromkeys(keys))
+    """The ``show_...`` keys of a page's sections drawn on demand (the module its registry entry names)."""
+    return tuple(dict.fromkeys(part.key for part in sections_of(page)))
 
 
 @cache
@@ -88,25 +73,22 @@ def step_values(step: Step) -> tuple[dict[str, Any], list[str]]:
 def unused(page: str, values: dict[str, Any]) -> list[str]:
     """Keys in ``values`` whose control the page does not draw with these settings (RoPE's YaRN options
     when the method is not YaRN): each settings field's ``when``, read in field order."""
-    if not page or not importlib.util.find_spec(f"posviz.ui.{page}.settings"):
+    cls = settings_class(page)
+    if cls is None:
         return []
-    module = importlib.import_module(f"posviz.ui.{page}.settings")
-    found = []
-    for cls in [o for o in vars(module).values() if isinstance(o, type) and is_dataclass(o)]:
-        if cls.__module__ != module.__name__:
+    found: list[str] = []
+    seen: dict[str, Any] = {}
+    for f in fields(cls):
+        if "param" not in f.metadata:
             continue
-        seen: dict[str, Any] = {}
-        for f in fields(cls):
-            if "param" not in f.metadata:
-                continue
-            key = f.metadata["param"].key
-            when = f.metadata["when"]
-            if when is not None and not when(seen):
-                seen[f.name] = f.default
-                if key in values and key not in found:
-                    found.append(key)
-                continue
-            seen[f.name] = values.get(key, f.default)
+        key = f.metadata["param"].key
+        when = f.metadata["when"]
+        if when is not None and not when(seen):
+            seen[f.name] = f.default
+            if key in values and key not in found:
+                found.append(key)
+            continue
+        seen[f.name] = values.get(key, f.default)
     return found
 
 
