@@ -6,13 +6,13 @@ import json
 import math
 import re
 import urllib.parse
-import warnings as _warnings
 
 import numpy as np
 import pytest
 
 from posviz.encodings.model_hf import KINDS
 from posviz.encodings.model_layers import reach_curve
+from posviz.encodings.model_masks import mask_kinds
 from posviz.encodings.models import CONFIG_DIR, model_positions, shipped_models
 from posviz.figures.layout import CHAR_EM, TITLE_PAD, look
 from posviz.ui.models.links import page_links
@@ -26,13 +26,10 @@ from .conftest import (
     errors,
     open_models,
     open_page,
+    tables,
     value_of,
     warnings,
 )
-
-with _warnings.catch_warnings():
-    _warnings.simplefilter("ignore")
-    from posviz.ui.models.views import mask_kinds
 
 CONFIGS = shipped_models()
 DEFAULT_POSITION = 100_000
@@ -150,7 +147,7 @@ def test_two_models_side_by_side():
     assert "Llama-4-Scout-17B-16E" in chart(at, "models_b_strip").title
     heads = [h.value for h in at.subheader]
     assert "gemma-3-27b-it" in heads and "Llama-4-Scout-17B-16E" in heads
-    assert len(at.table) == 4  # facts and RoPE, one of each per model
+    assert len(tables(at)) == 4 and not at.table  # facts and RoPE, one of each per model, as static tables
 
 
 def test_the_shorter_model_beside_is_clipped_with_a_note():
@@ -305,7 +302,7 @@ def test_a_vision_language_model_shows_its_mrope_and_opens_vision_with_it(slug):
     at = open_models(model=slug)
     assert_healthy(at)
     v = model_positions(CONFIGS[slug]).vision
-    (table,) = [t.value for t in at.table if "vision head dim" in list(t.value["fact"])]
+    (table,) = [t for t in tables(at) if "vision head dim" in list(t["fact"])]
     facts = dict(zip(table["fact"], table["value"], strict=True))
     assert facts["patch size"] == f"{v.patch_size} × {v.patch_size} pixels"
     assert facts["vision head dim"].startswith(f"{v.head_dim}: {v.head_dim // 4} pairs")
@@ -390,7 +387,7 @@ def test_a_hub_id_in_the_link_opens_that_model(local_hub):
     assert value_of(at, "model") == "org/llama-tiny"
     assert at.query_params["model"] == "org/llama-tiny"  # the address bar is the link
     assert "llama-tiny" in chart(at, "models_a_strip").title
-    facts = {r["fact"]: r["value"] for _, r in at.table[0].value.iterrows()}
+    facts = {r["fact"]: r["value"] for _, r in tables(at)[0].iterrows()}
     assert facts["checkpoint"] == "org/llama-tiny" and facts["layers"] == "6"
     assert value_of(at, "layers") == 6  # the Hub model's own depth bounds the slider
     assert any("fetched from the Hugging Face Hub" in c.value for c in at.caption)

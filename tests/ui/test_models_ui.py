@@ -9,17 +9,22 @@ import warnings
 import numpy as np
 import pytest
 
+from posviz.encodings.model_bias import bucket_profile
 from posviz.encodings.model_layers import reach_curve
+from posviz.encodings.model_load import read_model
+from posviz.encodings.model_masks import key_masks, reach_curves
+from posviz.encodings.model_rope_groups import reads_seq_len, rope_groups
 from posviz.encodings.models import model_positions, shipped_models
+from posviz.figures.model_facts import model_facts
+from posviz.figures.model_rope import ranges, rope_facts
 from posviz.ui.models.links import link_markdown, page_links
 from posviz.ui.models.notes import lesson
-from posviz.ui.models.settings import SHIPPED, UNBOUNDED_CONTEXT, MaskKey, ReachKey, RopeKey, limits
+from posviz.ui.models.settings import SHIPPED, UNBOUNDED_CONTEXT, limits
 from posviz.ui.models.snippets import MODELS_PARTS, models_snippet
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
-    from posviz.ui.models import views
-    from posviz.ui.models.tables import model_facts, ranges, rope_facts
+    from posviz.ui.models.sides import load
 
 CONFIGS = shipped_models()
 
@@ -37,8 +42,8 @@ def test_the_choice_list_is_every_shipped_config():
 @pytest.mark.parametrize("slug", ["llama-3.1-8b", "gemma-3-27b", "phi-3.5-mini", "deepseek-v3", "qwen2.5-7b-yarn"])
 def test_rope_snippet_rebuilds_the_view(slug):
     mp = model_positions(CONFIGS[slug])
-    seq_len = 50_001 if views.reads_seq_len(mp) else None
-    groups = views.rope_view(RopeKey(slug, seq_len))
+    seq_len = 50_001 if reads_seq_len(mp) else None
+    groups = rope_groups(read_model(slug), seq_len)
     assert groups
     for g in groups:
         got = run(models_snippet(slug, part="rope", kind=g.kinds[0], seq_len=seq_len))
@@ -49,11 +54,11 @@ def test_rope_snippet_rebuilds_the_view(slug):
 
 @pytest.mark.parametrize("slug, position", [("gpt-oss-20b", 20_000), ("llama-4-scout", 100_000), ("t5-base", 300)])
 def test_mask_and_reach_snippets_rebuild_the_views(slug, position):
-    v = views.mask_view(MaskKey(slug, position))
+    v = key_masks(read_model(slug).layers, position)
     got = run(models_snippet(slug, part="masks", position=position))
     np.testing.assert_array_equal(got["k_pos"].numpy(), v.k_pos)
     np.testing.assert_array_equal(got["masks"].numpy(), v.masks)
-    r = views.reach_view(ReachKey(slug, position, 7))
+    r = reach_curves(read_model(slug).layers[:7], position)
     got = run(models_snippet(slug, part="reach", position=position, layers=7))
     np.testing.assert_array_equal(got["reach"], r.reach)
 
@@ -61,7 +66,8 @@ def test_mask_and_reach_snippets_rebuild_the_views(slug, position):
 def test_family_snippets_run():
     assert run(models_snippet("bloom", part="alibi"))["slopes"].shape == (112,)
     t5 = run(models_snippet("t5-base", part="t5"))
-    v = views.t5_view("t5-base")
+    t = read_model("t5-base").t5
+    v = bucket_profile(t.num_buckets, t.max_distance)
     np.testing.assert_array_equal(t5["bucket"].numpy(), v.bucket)  # every distance up to 256: all drawn
     assert len(run(models_snippet("mistral-7b", part="strip"))["layers"]) == 32
     with pytest.raises(ValueError, match="part"):
@@ -76,15 +82,16 @@ def test_an_upload_snippet_reads_a_file():
 
 def test_reach_view_counts_only_windowed_layers_separately():
     mp = model_positions(CONFIGS["gemma-3-27b"])
-    v = views.reach_view(ReachKey("gemma-3-27b", 100_000, 62))
+    v = reach_curves(read_model("gemma-3-27b").layers[:62], 100_000)
     np.testing.assert_array_equal(v.reach, reach_curve(mp.layers, 100_000))
     assert v.windowed[-1] == 52 * 1023  # 52 sliding layers of 1,024 tokens
-    assert views.reach_view(ReachKey("llama-2-7b", 100, 32)).windowed is None  # no windows: no second curve
+    assert reach_curves(read_model("llama-2-7b").layers[:32], 100).windowed is None  # no windows: no second curve
 
 
 def test_t5_view_stays_small_for_an_absurd_max_distance():
     data = b'{"model_type": "t5", "num_heads": 8, "relative_attention_max_distance": 536870912}'
-    v = views.t5_view("", data)
+    t = read_model("", data).t5
+    v = bucket_profile(t.num_buckets, t.max_distance)
     assert len(v.r) < 20_000 and v.r[0] == -2 * 2**29 and v.r[-1] == 2 * 2**29
     assert v.bucket.max() == 31 and v.bucket.min() == 0
 
@@ -100,7 +107,7 @@ def test_t5_view_stays_small_for_an_absurd_max_distance():
     ],
 )
 def test_load_refuses_hostile_uploads_with_a_message(data, says):
-    m = views.load("", data)
+    m = load("", data)
     assert m.mp is None and says in m.error
 
 
@@ -166,13 +173,13 @@ def test_links_leave_out_what_the_page_cannot_show():
 
 def test_tables():
     assert ranges(np.array([3, 4, 5, 9, 11, 12])) == "3–5, 9, 11–12" and ranges(np.array([], dtype=int)) == ""
-    facts = model_facts("t5-base")
+    facts = model_facts(slug="t5-base")
     assert dict(zip(facts["fact"], facts["value"], strict=True))["layers"] == "24 (12 encoder + 12 decoder)"
-    rope = rope_facts(RopeKey("gemma-3-27b", None))
+    rope = rope_facts(slug="gemma-3-27b", seq_len=None)
     assert list(rope.columns) == ["fact", "full layers (10)", "sliding layers (52)"]
     row = dict(zip(rope["fact"], rope["full layers (10)"], strict=True))
     assert row["base (rope_theta)"] == "1,000,000" and row["scaling (rope_type)"] == "linear"
-    oss = rope_facts(RopeKey("gpt-oss-20b", None))
+    oss = rope_facts(slug="gpt-oss-20b", seq_len=None)
     assert list(oss.columns) == ["fact", "full and sliding layers (24)"]  # one RoPE shared by both kinds
     assert dict(zip(oss["fact"], oss.iloc[:, 1], strict=True))["truncate"] == "false"
 
@@ -196,12 +203,10 @@ def test_a_hub_snippet_fetches_the_same_config(monkeypatch):
 def test_a_recurrent_gemma_table_says_it_has_no_limit():
     from transformers import CONFIG_MAPPING
 
-    from posviz.ui.models.tables import model_facts
-
     data = json.dumps(CONFIG_MAPPING["recurrent_gemma"]().to_dict()).encode()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        facts = dict(zip(*model_facts("", data).to_dict("list").values(), strict=True))
+        facts = dict(zip(*model_facts(slug="", upload=data).to_dict("list").values(), strict=True))
     assert facts["longest input"] == "no limit in the config" and facts["extended context"] == "no limit in the config"
     assert limits_of_upload(data).context == UNBOUNDED_CONTEXT
 

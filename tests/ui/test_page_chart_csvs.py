@@ -171,20 +171,30 @@ def _shipped(slug: str) -> bytes:
     return (CONFIG_DIR / f"{slug}.json").read_bytes()
 
 
-def assert_family_csv(chart, slug: str, upload: bytes | None) -> None:
-    """The family figure's CSV: T5's bucket of each distance if the model has them, else ALiBi's slope per head."""
-    from posviz.ui.models.views import alibi_view, t5_view
+def models_frame(chart, columns: list[str]) -> pd.DataFrame:
+    """A /models chart (``posviz.figures.chart.Chart``) has a CSV; parsed back, its header is ``columns``."""
+    from posviz.figures.chart import Chart as FigureChart
 
-    t5 = t5_view(slug, upload)
-    if t5 is not None:
-        frame = frame_of(chart, ["r = j - i", "bucket"])
-        assert_column(frame, "r = j - i", t5.r)
-        assert_column(frame, "bucket", t5.bucket)
+    assert isinstance(chart, FigureChart) and chart.make_csv is not None
+    frame = pd.read_csv(io.StringIO(chart.csv()), keep_default_na=False, na_values=[""])
+    assert list(frame.columns) == columns
+    return frame
+
+
+def assert_family_csv(chart, mp) -> None:
+    """The family figure's CSV: T5's bucket of each distance if the model has them, else ALiBi's slope per head."""
+    from posviz.encodings.model_bias import bucket_profile, head_slopes
+
+    if mp.t5 is not None:
+        v = bucket_profile(mp.t5.num_buckets, mp.t5.max_distance)
+        frame = models_frame(chart, ["r = j - i", "bucket"])
+        assert_column(frame, "r = j - i", v.r)
+        assert_column(frame, "bucket", v.bucket)
         return
-    v = alibi_view(slug, upload)
-    frame = frame_of(chart, ["head", "slope"])
-    assert_column(frame, "head", np.arange(1, len(v.slopes) + 1))
-    assert_column(frame, "slope", v.slopes)
+    slopes = head_slopes(mp.alibi.heads).slopes
+    frame = models_frame(chart, ["head", "slope"])
+    assert_column(frame, "head", np.arange(1, len(slopes) + 1))
+    assert_column(frame, "slope", slopes)
 
 
 MODELS = {  # settings, upload: the defaults, windowed masks, T5, ALiBi, an uploaded config
@@ -198,48 +208,68 @@ MODELS = {  # settings, upload: the defaults, windowed masks, T5, ALiBi, an uplo
 
 @pytest.mark.parametrize("case", list(MODELS))
 def test_models_charts_carry_their_csvs(case):
-    from posviz.ui.models import charts
+    """Every figure's CSV holds the arrays it is drawn from, as ``posviz.encodings`` computes them."""
+    from posviz.encodings.model_masks import key_masks, reach_curves
+    from posviz.encodings.model_rope_groups import rope_groups
+    from posviz.figures import model_family, model_layers, model_rope
     from posviz.ui.models.settings import ModelsSettings
     from posviz.ui.models.sides import sides
-    from posviz.ui.models.views import mask_view, rope_view
 
     changes, upload = MODELS[case]
     (side,), error = sides(ModelsSettings(**changes), upload)
     assert error is None and (side.slug == "") == (upload is not None)
-    slug, up = side.slug, side.upload
-    pairs = [(charts.strip(slug, False, up), charts.strip_csv(slug, up))]
-    k = side.rope_key
-    for i, _ in enumerate(rope_view(k, up)):
-        for build in (charts.inv_freq, charts.wavelength):
-            pairs.append((build(k, i, False, up), charts.rope_csv(k, i, up)))
-    mk = side.mask_key
-    for near in [False] + ([True] if mask_view(mk, up).near_k is not None else []):
-        pairs.append((charts.masks(mk, near, False, up), charts.mask_csv(mk, near, up)))
-    pairs.append((charts.reach(side.reach_key, False, up), charts.reach_csv(side.reach_key, up)))
+    model = {"slug": side.slug, "upload": side.upload, "name": side.model.name}
     mp = side.model.mp
-    family = None
+
+    frame = models_frame(model_layers.strip(**model), ["layer", "stack", "attention", "window", "rope", "causal"])
+    assert_column(frame, "layer", np.arange(1, mp.num_layers + 1))
+    assert list(frame["attention"]) == [x.attention for x in mp.layers]
+    assert_column(frame, "window", [x.window or 0 for x in mp.layers])
+    assert_column(frame, "rope", [int(x.rope) for x in mp.layers])
+
+    groups = rope_groups(mp, side.seq_len)
+    assert len(groups) == len(model_rope.rope_kinds(slug=side.slug, upload=side.upload, seq_len=side.seq_len))
+    for i, g in enumerate(groups):
+        for build in (model_rope.inv_freq, model_rope.wavelength):
+            chart = build(**model, seq_len=side.seq_len, group=i)
+            columns = ["pair k", "inv_freq", "unscaled inv_freq", "wavelength (tokens)", "unscaled wavelength"]
+            frame = models_frame(chart, columns + ([g.other_name] if g.other is not None else []))
+            assert_column(frame, "inv_freq", g.inv_freq)
+            assert_column(frame, "unscaled inv_freq", g.default)
+            np.testing.assert_allclose(frame["wavelength (tokens)"], 2 * np.pi / g.inv_freq, rtol=1e-15)
+
+    v = key_masks(mp.layers, side.position)
+    views = [(False, v.k_pos, v.masks)] + ([(True, v.near_k, v.near_masks)] if v.near_k is not None else [])
+    assert (v.near_k is not None) == (case == "gemma" or case == "upload")  # Gemma 3's windows: a near view
+    for near, keys, rows in views:
+        chart = model_layers.masks(**model, position=side.position, near=near)
+        frame = models_frame(chart, ["key j", *v.labels])
+        assert_column(frame, "key j", keys)
+        for label, row in zip(v.labels, rows, strict=True):
+            assert_column(frame, label, row.astype(np.int8))
+
+    r = reach_curves(mp.layers[: side.layers], side.position)
+    names = ["layers passed n", "tokens back"] + (
+        ["tokens back, windowed layers alone"] if r.windowed is not None else []
+    )
+    frame = models_frame(model_layers.reach(**model, position=side.position, layers=side.layers), names)
+    assert_column(frame, "tokens back", r.reach)
+
     if mp.t5 is not None:
-        family = charts.t5_buckets(slug, False, up)
-        pairs.append((family, charts.t5_csv(slug, up)))
+        assert_family_csv(model_family.t5_buckets(**model), mp)
     elif mp.alibi is not None:
-        family = charts.alibi_slopes(slug, False, up)
-        pairs.append((family, charts.alibi_csv(slug, up)))
-    for chart, want in pairs:
-        assert csv_of(chart) == want
-    assert (family is not None) == (case in ("t5", "alibi"))  # the family figure is checked where there is one
-    if family is not None:
-        assert_family_csv(family, slug, up)
+        assert_family_csv(model_family.alibi_slopes(**model), mp)
+    assert (mp.t5 is not None or mp.alibi is not None) == (case in ("t5", "alibi"))
 
 
 def test_models_chart_csvs_are_keyed_by_the_uploaded_bytes():
-    """Two uploads share the slug "" and every key: their bytes keep their charts (and CSVs) apart."""
-    from posviz.ui.models import charts
-    from posviz.ui.models.settings import ReachKey
+    """Two uploads share the slug "": their bytes are an argument, so their charts (and CSVs) stay apart."""
+    from posviz.figures import model_layers
 
     config = json.loads(_shipped("mistral-7b"))
     shallow = json.dumps(config | {"num_hidden_layers": 4}).encode()
     deep = json.dumps(config | {"num_hidden_layers": 8}).encode()
-    got = [charts.strip("", False, up).csv() for up in (shallow, deep)]
+    got = [model_layers.strip(slug="", upload=up, name="x").csv() for up in (shallow, deep)]
     assert got[0].count("\n") == 1 + 4 and got[1].count("\n") == 1 + 8
-    reach = [charts.reach(ReachKey("", 3000, 4), False, up).csv() for up in (shallow, deep)]
-    assert reach == [charts.reach_csv(ReachKey("", 3000, 4), up) for up in (shallow, deep)]
+    reach = [model_layers.reach(slug="", upload=up, name="x", position=3000, layers=8).csv() for up in (shallow, deep)]
+    assert reach[0].count("\n") == 1 + 5 and reach[1].count("\n") == 1 + 9  # 0 .. 4 and 0 .. 8 layers passed

@@ -1,1 +1,1 @@
-"""The real-models page: settings, cached views and figures, links to the scheme pages, and prose."""
+"""The real-models page: settings, the sides drawn and their sections, links to the scheme pages, and prose."""

@@ -7,24 +7,15 @@ never turn; the absolute and bias families say what happens past their table or 
 
 from __future__ import annotations
 
-import math
-
+from posviz.encodings.model_bias import last_exact_distance
 from posviz.encodings.model_hf import NO_POSITION
 from posviz.encodings.model_rope import RopeSpec
+from posviz.encodings.model_rope_groups import never_turning_count
 from posviz.encodings.models import ModelPositions
-from posviz.encodings.t5 import t5_max_exact
-
-TWO_PI = 2 * math.pi
 
 
 def _count(mp: ModelPositions, attention: str) -> int:
     return sum(1 for x in mp.layers if x.attention == attention)
-
-
-def _never(spec: RopeSpec) -> int:
-    """Pairs of the unscaled RoPE whose wavelength exceeds the extended context."""
-    inv = spec.inv_freq(spec.extended_context)[0]
-    return int((TWO_PI / inv > spec.extended_context).sum())
 
 
 def _scaling(spec: RopeSpec) -> str | None:
@@ -107,7 +98,7 @@ def _rope_clauses(mp: ModelPositions) -> list[str]:
         pairs = spec.rotary_dim // 2
         out.append(
             f"plain RoPE with base {spec.base:,.0f} over {spec.extended_context:,} tokens: "
-            f"{_never(spec)} of its {pairs} pairs never complete a turn inside that context"
+            f"{never_turning_count(spec)} of its {pairs} pairs never complete a turn inside that context"
         )
     return out
 
@@ -127,10 +118,10 @@ def lesson(mp: ModelPositions, name: str) -> str:
         )
     elif mp.t5 is not None:
         t = mp.t5
-        exact = t5_max_exact(t.num_buckets, bidirectional=True)
+        last = last_exact_distance(t.num_buckets)
         text = (
             f"adds a learned bias per head and distance bucket: {t.num_buckets} buckets ({t.num_buckets // 2} per "
-            f"direction in the encoder) give distances 0 to {exact - 1} one each, logarithmically wider ones up to "
+            f"direction in the encoder) give distances 0 to {last} one each, logarithmically wider ones up to "
             f"{t.max_distance}, and every distance past {t.max_distance} shares the last"
         )
         if t.per_layer_bias:

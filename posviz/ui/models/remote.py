@@ -1,7 +1,7 @@
 """A model opened by its Hub id on the models page: its config.json's bytes, or the notice that says why not.
 
-A Hub model is handled like an upload whose bytes came from the Hub: the views take ``(key, bytes)``
-with the id as the key's slug (``views.load`` names the model after it). The bytes come from
+A Hub model is handled like an upload whose bytes came from the Hub: its figures and tables take
+``slug`` the id and ``upload`` the bytes (``sides.load`` names the model after it). The bytes come from
 :mod:`posviz.hub`'s cache, shared by every session, so a class opening one link sends one request.
 """
 

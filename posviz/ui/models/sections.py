@@ -1,24 +1,28 @@
 """Draw one model's part of each section of the models page.
 
 Each function takes a :class:`Side` and ``lecture`` and draws cached figures and tables only: the
-numbers come from the views, the figures from charts. With two models the page puts the text and
-tables side by side in columns (:data:`BESIDE`) and stacks the figures at full width, one model
-above the other, so that two layer strips line up and no title or legend is squeezed.
+figures and tables are functions of plain arguments in ``posviz.figures.model_*`` (the model named by
+its slug and, for an uploaded or Hub config, its bytes), cached by :func:`chart` and :func:`data`. With
+two models the page puts the text and tables side by side in columns (:data:`BESIDE`) and stacks the
+figures at full width, one model above the other, so that two layer strips line up and no title or
+legend is squeezed.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from posviz.encodings.model_masks import has_near_view
+from posviz.figures import model_facts, model_family, model_layers, model_rope
+from posviz.ui.cache import chart, data
 from posviz.ui.exports import show_figure
-from posviz.ui.models import charts, texts
+from posviz.ui.models import texts
 from posviz.ui.models.links import link_markdown
 from posviz.ui.models.notes import lesson
 from posviz.ui.models.sides import Side
 from posviz.ui.models.snippets import models_snippet
-from posviz.ui.models.tables import model_facts, rope_facts, vision_table
-from posviz.ui.models.views import mask_view, rope_view
 from posviz.ui.params import plain
+from posviz.ui.tables import static_table
 
 
 def upload_control() -> bytes | None:
@@ -27,7 +31,12 @@ def upload_control() -> bytes | None:
     f = st.sidebar.file_uploader(
         "Upload a config.json", type=["json"], key="models_upload", max_upload_size=1, help=texts.UPLOAD_HELP
     )
-    return None if f is None else f.getvalue()  # views.load refuses more than MAX_UPLOAD_BYTES before parsing
+    return None if f is None else f.getvalue()  # sides.load refuses more than MAX_UPLOAD_BYTES before parsing
+
+
+def _model(side: Side) -> dict:
+    """What identifies the side's model to a figure or table: its slug and, unless shipped, its config's bytes."""
+    return {"slug": side.slug, "upload": side.upload}
 
 
 def overview(side: Side, lecture: bool) -> None:
@@ -35,10 +44,12 @@ def overview(side: Side, lecture: bool) -> None:
     st.markdown(lesson(m.mp, plain(m.name)))
     for note in side.clipped:
         st.info(note, icon=":material/straighten:")
-    st.table(model_facts(side.slug, side.upload), hide_index=True)
+    facts = data(model_facts.model_facts, max_entries=64, **_model(side), checkpoint=m.model_id)
+    static_table(facts, label=f"{m.name}: position facts", hide_index=True)
     if m.mp.vision is not None:
         st.caption(texts.VISION)
-        st.table(vision_table(side.slug, side.upload), hide_index=True)
+        vision = data(model_facts.vision_table, max_entries=64, **_model(side))
+        static_table(vision, label=f"{m.name}: M-RoPE and vision encoder", hide_index=True)
     for note in m.mp.notes:
         st.caption(plain(note))
     if m.source.startswith("https://") and " " not in m.source:
@@ -52,7 +63,7 @@ def overview(side: Side, lecture: bool) -> None:
 
 def strip(side: Side, lecture: bool) -> None:
     show_figure(
-        charts.strip(side.slug, lecture, side.upload),
+        chart(model_layers.strip, max_entries=48, **_model(side), name=side.model.name, lecture=lecture),
         name=f"models_{side.tag}_strip",
         alt=f"{side.model.name}: each layer's attention kind and whether it uses RoPE.",
         code=models_snippet(side.slug, part="strip"),
@@ -60,60 +71,85 @@ def strip(side: Side, lecture: bool) -> None:
 
 
 def rope_table(side: Side, lecture: bool) -> None:
-    k = side.rope_key
-    if not rope_view(k, side.upload):
+    if not data(model_rope.rope_kinds, max_entries=64, **_model(side), seq_len=side.seq_len):
         st.info(texts.NO_ROPE, icon=":material/info:")
         return
-    st.table(rope_facts(k, side.upload), hide_index=True)
+    facts = data(model_rope.rope_facts, max_entries=64, **_model(side), seq_len=side.seq_len)
+    static_table(facts, label=f"{side.model.name}: RoPE per attention kind", hide_index=True)
 
 
 def rope_figures(side: Side, lecture: bool) -> None:
-    k = side.rope_key
-    for i, g in enumerate(rope_view(k, side.upload)):
-        code = models_snippet(side.slug, part="rope", kind=g.kinds[0], seq_len=k.seq_len)
-        for what, build in (("invfreq", charts.inv_freq), ("wavelength", charts.wavelength)):
+    kinds = data(model_rope.rope_kinds, max_entries=64, **_model(side), seq_len=side.seq_len)
+    for i, group in enumerate(kinds):
+        code = models_snippet(side.slug, part="rope", kind=group[0], seq_len=side.seq_len)
+        for what, build in (("invfreq", model_rope.inv_freq), ("wavelength", model_rope.wavelength)):
+            figure = chart(
+                build,
+                max_entries=48,
+                **_model(side),
+                name=side.model.name,
+                seq_len=side.seq_len,
+                group=i,
+                lecture=lecture,
+            )
             show_figure(
-                build(k, i, lecture, side.upload),
+                figure,
                 name=f"models_{side.tag}_{what}_{i}",
-                alt=f"{side.model.name}, {' and '.join(g.kinds)} layers: {what} of each rotary pair, log scale.",
+                alt=f"{side.model.name}, {' and '.join(group)} layers: {what} of each rotary pair, log scale.",
                 code=code,
             )
 
 
 def masks(side: Side, lecture: bool) -> None:
-    k = side.mask_key
-    v = mask_view(k, side.upload)
-    views = [False] + ([True] if v.near_k is not None else [])
+    position = side.position
+    views = [False] + ([True] if has_near_view(side.model.mp.layers, position) else [])
     for near in views:
+        figure = chart(
+            model_layers.masks,
+            max_entries=48,
+            **_model(side),
+            name=side.model.name,
+            position=position,
+            near=near,
+            lecture=lecture,
+        )
         show_figure(
-            charts.masks(k, near, lecture, side.upload),
+            figure,
             name=f"models_{side.tag}_masks{'_near' if near else ''}",
-            alt=f"{side.model.name}: the keys the token at position {k.position:,} attends to, per layer kind.",
-            code=models_snippet(side.slug, part="masks", position=k.position),
+            alt=f"{side.model.name}: the keys the token at position {position:,} attends to, per layer kind.",
+            code=models_snippet(side.slug, part="masks", position=position),
         )
 
 
 def reach(side: Side, lecture: bool) -> None:
-    k = side.reach_key
+    figure = chart(
+        model_layers.reach,
+        max_entries=48,
+        **_model(side),
+        name=side.model.name,
+        position=side.position,
+        layers=side.layers,
+        lecture=lecture,
+    )
     show_figure(
-        charts.reach(k, lecture, side.upload),
+        figure,
         name=f"models_{side.tag}_reach",
-        alt=f"{side.model.name}: tokens back reachable from position {k.position:,} after each layer.",
-        code=models_snippet(side.slug, part="reach", position=k.position, layers=k.layers),
+        alt=f"{side.model.name}: tokens back reachable from position {side.position:,} after each layer.",
+        code=models_snippet(side.slug, part="reach", position=side.position, layers=side.layers),
     )
 
 
 def family(side: Side, lecture: bool) -> None:
     mp = side.model.mp
     if mp.t5 is not None:
-        fig, part = charts.t5_buckets(side.slug, lecture, side.upload), "t5"
+        build, part = model_family.t5_buckets, "t5"
     elif mp.alibi is not None:
-        fig, part = charts.alibi_slopes(side.slug, lecture, side.upload), "alibi"
+        build, part = model_family.alibi_slopes, "alibi"
     else:
         st.caption(f"{plain(side.model.name)}: {texts.FAMILY_RULE[mp.family]}")
         return
     show_figure(
-        fig,
+        chart(build, max_entries=32, **_model(side), name=side.model.name, lecture=lecture),
         name=f"models_{side.tag}_{part}",
         alt=f"{side.model.name}: " + ("bucket of each distance." if part == "t5" else "slope of each head."),
         code=models_snippet(side.slug, part=part),

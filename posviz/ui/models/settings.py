@@ -14,23 +14,16 @@ from dataclasses import dataclass
 import streamlit as st
 
 from posviz.encodings.model_fields import MAX_CONTEXT, MAX_LAYERS
-from posviz.encodings.models import CONFIG_DIR, model_positions, read_config
+from posviz.encodings.model_load import MAX_UPLOAD_BYTES, SHIPPED, read_model
 from posviz.hub import HubError
 from posviz.ui.controls import set_on_next_run
 from posviz.ui.models.remote import hub_bytes
 from posviz.ui.params import MAX_CURVE_LEN, Param
 from posviz.ui.settings import Values, setting
 
-SHIPPED: tuple[str, ...] = tuple(sorted(p.stem for p in CONFIG_DIR.glob("*.json")))
 NONE = "none"
 DEFAULT_MODEL = "llama-3.1-8b"
 UNBOUNDED_CONTEXT = MAX_CURVE_LEN  # positions offered when a config sets no limit (ALiBi's BLOOM, mT5)
-MAX_UPLOAD_BYTES = 256 * 1024  # a config.json is a few kB
-
-STRIDED_KEYS = 400  # keys drawn in the strided mask view of 0 .. L
-NEAR_KEYS = 512  # keys drawn in the window view near L
-T5_SPAN = 2  # the bucket profile runs to T5_SPAN * max_distance (its marks stay apart in lecture mode)
-T5_DENSE = 4096  # every distance up to this one, then log-spaced (a hostile max_distance of 2^30 stays small)
 
 MODEL = Param(
     "model",
@@ -92,16 +85,17 @@ def limits_of(mp) -> Limits:  # mp: ModelPositions
 
 @functools.cache
 def _shipped_limits(slug: str) -> Limits:
-    text = (CONFIG_DIR / f"{slug}.json").read_text(encoding="utf-8")
-    return limits_of(model_positions(read_config(text)))
+    return limits_of(read_model(slug))
 
 
 @functools.lru_cache(maxsize=64)
 def _config_limits(data: bytes) -> Limits | None:
+    if len(data) > MAX_UPLOAD_BYTES:  # not read (the Hub's cap is the same)
+        return None
     try:
-        return limits_of(model_positions(read_config(data)))
+        return limits_of(read_model("", data))
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError):
-        return None  # the page says why (views.load); the side falls back
+        return None  # the page says why (sides.load); the side falls back
 
 
 def limits(slug: str, fallback: str = NONE) -> Limits:
@@ -155,28 +149,3 @@ def follow_model(s: ModelsSettings, upload: bytes | None) -> None:
     if s.layers != depth:
         st.session_state[_SEEN] = (s.model, s.vs, digest, depth)
         set_on_next_run({"layers": depth})
-
-
-@dataclass(frozen=True)
-class RopeKey:
-    """One model's RoPE frequencies: ``seq_len`` only for the methods that read it (dynamic, longrope)."""
-
-    slug: str  # a shipped model, "" for the uploaded config, or a Hub id
-    seq_len: int | None
-
-
-@dataclass(frozen=True)
-class MaskKey:
-    """What the token at ``position`` attends to in each layer kind."""
-
-    slug: str
-    position: int
-
-
-@dataclass(frozen=True)
-class ReachKey:
-    """How far back information reaches ``position`` after the first ``layers`` layers."""
-
-    slug: str
-    position: int
-    layers: int

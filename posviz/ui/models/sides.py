@@ -4,19 +4,71 @@ A side's position and layer count are the settings clipped to that model (the se
 follow the longer of the two models; an uploaded config may be shorter still), with a
 sentence when the position was clipped (the layer count needs none: the reach figure shows the layers).
 
-A model given by its Hub id is drawn from its config.json's bytes (``remote``). When the Hub cannot
-give it, or gives a file posviz cannot read, the page says why (:func:`hub_notices`) and draws the
+A model is read once per process (``read_model``); :func:`load` adds its name and source, or says
+why it cannot be read. A model given by its Hub id is drawn from its config.json's bytes (``remote``).
+When the Hub cannot give it, or gives a file posviz cannot read, the page says why (:func:`hub_notices`) and draws the
 rest: the first model falls back to the default shipped one, the second is left out.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
+from posviz.encodings.model_load import MAX_UPLOAD_BYTES, READ_ERRORS, SHIPPED, read_model, shipped_text
+from posviz.encodings.model_rope_groups import reads_seq_len
+from posviz.encodings.models import ModelPositions, read_config
 from posviz.hub import HubError
 from posviz.ui.models.remote import hub_bytes, is_hub, notice, unreadable
-from posviz.ui.models.settings import DEFAULT_MODEL, NONE, MaskKey, ModelsSettings, ReachKey, RopeKey, limits_of
-from posviz.ui.models.views import Loaded, load, reads_seq_len
+from posviz.ui.models.settings import DEFAULT_MODEL, NONE, ModelsSettings, limits_of
+from posviz.ui.params import plain
+
+
+def _safe(text: object, limit: int) -> str:
+    """Untrusted text as a name: letters, digits and ``_.-/`` only, at most ``limit`` characters."""
+    return re.sub(r"[^A-Za-z0-9_./-]", "", str(text))[:limit] if isinstance(text, str) else ""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One model read from its config: the facts, or why they could not be read."""
+
+    mp: ModelPositions | None
+    name: str  # for titles: the checkpoint's short name, or "your config.json (<model_type>)"
+    model_id: str = ""
+    source: str = ""  # where a shipped config.json comes from (a fixed URL or sentence in the package)
+    note: str = ""  # what a shipped config.json adds to or leaves out of its source
+    error: str | None = None  # markdown-safe: the problem, naming the field
+
+
+@functools.lru_cache(maxsize=64)  # process-wide: a Loaded is frozen, shared by every session
+def load(slug: str, upload: bytes | None = None) -> Loaded:
+    """A shipped model by slug, or (``slug`` "") the uploaded config.json's bytes, or a Hub id's (``slug`` the id).
+
+    The bytes are size-capped and parsed as JSON (never unpickled); whatever is wrong with them becomes
+    :attr:`Loaded.error`, not an exception. The model itself is read once per process (``read_model``).
+    """
+    if slug in SHIPPED:
+        config = read_config(shipped_text(slug))
+        model_id = str(config.get("_model_id", slug))
+        source, note = str(config.get("_source", "")), str(config.get("_note", ""))
+        return Loaded(read_model(slug), model_id.split("/")[-1], model_id, source, note)
+    data = upload or b""
+    if len(data) > MAX_UPLOAD_BYTES:
+        return Loaded(None, "", error=f"the file has {len(data):,} bytes; a config.json is a few kB (at most 256 KiB).")
+    try:
+        mp = read_model(slug, data)
+    except READ_ERRORS as e:  # ValueError names the field; anything else is a bug posviz reports plainly
+        what = str(e) if isinstance(e, ValueError) else f"{type(e).__name__} while reading it"
+        return Loaded(None, "", error=plain(what[:600]))
+    config = read_config(data)
+    if slug:  # a Hub id, validated by posviz.hub: the model is named after it
+        repo_id, _, revision = slug.partition("@")
+        at = f" at revision {revision}" if revision else ""
+        return Loaded(mp, repo_id.split("/")[-1], slug, f"its config.json, fetched from the Hugging Face Hub{at}")
+    named = _safe(config.get("_model_id") or config.get("_name_or_path"), 60)
+    return Loaded(mp, named or f"your config.json ({_safe(mp.model_type, 40) or 'no model_type'})", named)
 
 
 @dataclass(frozen=True)
@@ -30,17 +82,9 @@ class Side:
     clipped: tuple[str, ...] = ()
 
     @property
-    def rope_key(self) -> RopeKey:
-        reads = reads_seq_len(self.model.mp)
-        return RopeKey(self.slug, self.position + 1 if reads else None)
-
-    @property
-    def mask_key(self) -> MaskKey:
-        return MaskKey(self.slug, self.position)
-
-    @property
-    def reach_key(self) -> ReachKey:
-        return ReachKey(self.slug, self.position, self.layers)
+    def seq_len(self) -> int | None:
+        """The length the RoPE figures are for: L + 1 for the methods that read it (dynamic NTK, LongRoPE)."""
+        return self.position + 1 if reads_seq_len(self.model.mp) else None
 
 
 def _side(tag: str, slug: str, upload: bytes | None, s: ModelsSettings) -> Side:
