@@ -346,3 +346,8 @@ def t5_garbage_value(max_exact: int) -> int:
     """What ``val_if_large`` holds where ``log_ratio`` is ``-inf`` (``n = 0``): ``.long()`` of ``-inf`` is the
     int64 minimum on CPU, plus ``max_exact``."""
     return int(torch.iinfo(torch.int64).min) + max_exact
+
+
+def t5_last_exact(num_buckets: int, *, bidirectional: bool) -> int:
+    """The largest distance that has a bucket of its own: ``max_exact - 1`` (distances ``0 .. max_exact - 1``)."""
+    return t5_max_exact(num_buckets, bidirectional=bidirectional) - 1

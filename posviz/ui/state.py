@@ -47,6 +47,9 @@ DECK_PROBLEMS = "deck_ed_problems"  # [notice]: an uploaded deck file's problems
 
 # --- pages ------------------------------------------------------------------------------------------
 MODELS_SEEN = "_models_seen"  # (model, vs, upload digest, layers) of the /models page's last run
+MODELS_NOTICES = "_models_notices"  # {URL key: (notice, the model it is about)}: shown while that model is drawn
+MODELS_SHOWN = "_models_shown_"  # + URL key ("model", "vs"): the value this page last put in the list
+MODELS_HUB_BOX = "_models_hub_"  # + URL key: the Hub id text box under a model's list
 T5_KEPT = "t5_kept_table"  # the /t5 bias table in use, kept while its editor is closed
 
 KEYS: dict[str, str] = {
@@ -67,6 +70,7 @@ KEYS: dict[str, str] = {
     DECK_EXPORTS: "deck: the decks made into one HTML file",
     DECK_PROBLEMS: "deck editor: an uploaded file's problems",
     MODELS_SEEN: "/models: the models and depth of the last run",
+    MODELS_NOTICES: "/models: a notice about a model, kept while it is drawn",
     T5_KEPT: "/t5: the bias table kept while its editor is closed",
     # Widgets that are not settings (their value is the widget's own).
     "lecture": "sidebar: lecture mode (a URL key drawn on every page)",
@@ -110,6 +114,8 @@ FAMILIES: dict[str, str] = {
     "deck_ed_n": "deck editor: a step's notes field, deck_ed_n<step id>",
     "deck_anchor_": "deck bar: the link to the slide's section, deck_anchor_<slide>",
     "cope_gates_": "/cope: the gates editor of one query, cope_gates_<digest>",
+    MODELS_SHOWN: "/models: the value the page last put in a model's list, _models_shown_<model or vs>",
+    MODELS_HUB_BOX: "/models: a model's Hub id text box, _models_hub_<model or vs>",
     "t5_table_": "/t5: the bias table's editor, t5_table_<buckets>_<heads>_<digest of its seed table>",
     "$$WIDGET_ID": "Streamlit's own ids of widgets drawn without a key",
 }

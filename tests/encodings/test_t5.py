@@ -596,3 +596,14 @@ def test_the_garbage_value_is_what_long_of_minus_inf_gives():
     from posviz.encodings.t5 import t5_garbage_value
 
     assert t5_garbage_value(8) == torch.tensor([float("-inf")]).long().item() + 8
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+def test_the_last_exact_distance_is_the_last_bucket_of_its_own(bidirectional):
+    from posviz.encodings.t5 import t5_last_exact
+
+    last = t5_last_exact(32, bidirectional=bidirectional)
+    r = -torch.arange(0, 4 * (last + 1))  # keys before the query
+    b = t5_bucket(r, bidirectional=bidirectional, num_buckets=32, max_distance=128)
+    assert b[: last + 1].tolist() == list(range(last + 1))  # one bucket per distance up to last
+    assert len(set(b[last + 1 :].tolist())) < len(b) - last - 1  # past it, distances share buckets

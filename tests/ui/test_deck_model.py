@@ -58,7 +58,7 @@ title = "fine"
 link = "/shaw?clip=4"
 [[step]]
 title = "nowhere"
-link = "/nope?x=1&x=2#bad anchor!"
+link = "/nosuchpage?x=1&x=2#bad anchor!"
 [[step]]
 link = "/t5?deck=other&slide=9&q_len=40"
 colour = "red"
@@ -67,7 +67,7 @@ colour = "red"
     fine, nowhere, third = deck.steps
     assert fine.problems == () and fine.params == (("clip", "4"),)
     assert nowhere.page == ""  # opens the home page
-    assert any("/nope, which is not a posviz page" in p for p in nowhere.problems)
+    assert any("/nosuchpage, which is not a posviz page" in p for p in nowhere.problems)
     assert any("gives x twice" in p for p in nowhere.problems)
     assert any("anchor" in p for p in nowhere.problems) and nowhere.anchor == ""
     assert third.title == "Step 3" and third.params == (("q_len", "40"),)  # the deck's own keys are dropped

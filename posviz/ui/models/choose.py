@@ -18,6 +18,7 @@ from dataclasses import fields
 import streamlit as st
 
 from posviz.hub import HubError, parse_model_ref
+from posviz.ui import state
 from posviz.ui.controls import control
 from posviz.ui.models.remote import is_hub
 from posviz.ui.models.settings import MODEL, VS, ModelsSettings
@@ -29,8 +30,8 @@ HUB_HELP = (
     "A Hugging Face Hub model id, namespace/name (Qwen/Qwen3-8B), optionally @revision (a branch, tag or commit). "
     "The server fetches its config.json and reads it as an upload; the address bar then opens it for anyone."
 )
-_NOTICES = "_models_notices"  # key -> (notice, the model it is about): shown while that model is drawn
-_SHOWN = "_models_shown_"  # + key: the value this page last put in the list (a different one came from outside)
+_NOTICES = state.MODELS_NOTICES  # key -> (notice, the model it is about): shown while that model is drawn
+_SHOWN = state.MODELS_SHOWN  # + key: the value this page last put in the list (a different one came from outside)
 
 
 def _handed(p: Param, linked: bool) -> str | None:
@@ -110,7 +111,7 @@ def _model_control(p: Param, where) -> tuple[str, str | None]:
     options = list(p.options) + ([value] if value not in p.options else [])
     st.session_state[p.key] = st.session_state[_SHOWN + p.key] = value  # the list shows the link's model
     where.selectbox(p.label, options, key=p.key, help=p.help, on_change=_picked, args=(p,))
-    box = f"_models_hub_{p.key}"
+    box = f"{state.MODELS_HUB_BOX}{p.key}"
     where.text_input(
         HUB_LABELS[p.key], key=box, placeholder="namespace/name", help=HUB_HELP, on_change=_typed, args=(p, box)
     )

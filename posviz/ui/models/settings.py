@@ -16,6 +16,7 @@ import streamlit as st
 from posviz.encodings.model_fields import MAX_CONTEXT, MAX_LAYERS
 from posviz.encodings.model_load import MAX_UPLOAD_BYTES, SHIPPED, read_model
 from posviz.hub import HubError
+from posviz.ui import state
 from posviz.ui.controls import set_on_next_run
 from posviz.ui.models.remote import hub_bytes
 from posviz.ui.params import MAX_CURVE_LEN, Param
@@ -131,7 +132,7 @@ class ModelsSettings:
     layers: int = setting(LAYERS, bounds=_layer_bounds)
 
 
-_SEEN = "_models_seen"  # (model, vs, upload digest, layers) of this session's last run of the page
+_SEEN = state.MODELS_SEEN  # (model, vs, upload digest, layers) of this session's last run of the page
 
 
 def follow_model(s: ModelsSettings, upload: bytes | None) -> None:

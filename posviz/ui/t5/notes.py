@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from posviz.encodings.t5 import t5_garbage_value, t5_half, t5_max_exact
+from posviz.encodings.t5 import t5_garbage_value, t5_half, t5_last_exact, t5_max_exact
 from posviz.ui.t5.settings import T5Settings
 
 
@@ -28,6 +28,6 @@ def step_note(template: str, s: T5Settings) -> str:
         half=t5_half(s.num_buckets, bidirectional=s.bidirectional),
         bidirectional_half=t5_half(s.num_buckets, bidirectional=True),  # the note describes both modes
         max_exact=max_exact,
-        max_exact_minus_1=max_exact - 1,
+        max_exact_minus_1=t5_last_exact(s.num_buckets, bidirectional=s.bidirectional),
         garbage=t5_garbage_value(max_exact),
     )

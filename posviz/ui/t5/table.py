@@ -11,6 +11,7 @@ import streamlit as st
 
 from posviz.checkpoints import EXTRACT_SNIPPET, CheckpointError, read_bias_tables
 from posviz.figures.t5_bias import seeded_table
+from posviz.ui import state
 from posviz.ui.params import plain
 from posviz.ui.sections import on_demand
 from posviz.ui.t5 import texts
@@ -72,7 +73,7 @@ def _seeded(s: T5Settings) -> np.ndarray:
     return seeded_table(num_buckets=s.num_buckets, heads=s.heads, seed=s.seed)
 
 
-KEPT = "t5_kept_table"  # session state: the table in use, kept while its editor is closed
+KEPT = state.T5_KEPT  # session state: the table in use, kept while its editor is closed
 
 
 @dataclass(frozen=True)
