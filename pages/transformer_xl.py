@@ -18,9 +18,10 @@ page_header(
     "Transformer-XL relative attention", "Dai et al. 2019 · four terms, a memory, and a shift that needs the mask"
 )
 prose(texts.INTRO, label="What Transformer-XL does")
+# the closing thin space keeps the last subscript's overhang inside KaTeX's box (lecture mode counts it as cut off)
 st.latex(
-    r"A_{ij}=\underbrace{q_i^\top k_j}_{(a)}+\underbrace{q_i^\top W_R R_{i-j}}_{(b)}"
-    r"+\underbrace{u^\top k_j}_{(c)}+\underbrace{v^\top W_R R_{i-j}}_{(d)}"
+    r"A_{ij}=\underset{(a)}{q_i^\top k_j}+\underset{(b)}{q_i^\top W_R R_{i-j}}"
+    r"+\underset{(c)}{u^\top k_j}+\underset{(d)}{v^\top W_R R_{i-j}}\,"
 )
 
 head = dict(q_len=s.seq_len, mem_len=s.mem_len, dim=s.dim, seed=s.seed)
