@@ -72,3 +72,16 @@ def test_every_figure_shows_the_code_of_the_settings_in_the_link():
     assert_healthy(at)
     s = TransformerXlSettings(seq_len=7, mem_len=3, dim=6, seed=2)
     assert _shown_code(at) == [c.strip() for c in page_snippets(s).values()]
+
+
+def test_lecture_mode_keeps_cell_values_only_where_they_can_be_read():
+    from posviz.figures import transformer_xl as txl
+
+    def texts(chart):
+        return ["texttemplate" in t for t in chart.spec["data"] if t["type"] == "heatmap"]
+
+    wide = dict(k_len=12, dim=8)  # 16 components: narrow cells at a projector
+    assert all(texts(txl.r_matrix(**wide))) and not any(texts(txl.r_matrix(**wide, lecture=True)))
+    assert all(texts(txl.r_matrix(k_len=3, dim=2, lecture=True)))  # 4 columns: wide enough to read
+    fig = txl.r_matrix(**wide).spec
+    assert fig["layout"]["yaxis"]["autorange"] is True  # the farthest distance on top, as the code's rows run
