@@ -9,6 +9,7 @@ from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import show_figure
 from posviz.ui.fire import texts
 from posviz.ui.fire.settings import FireSettings
+from posviz.ui.fire.snippets import page_snippets
 from posviz.ui.settings import read_settings
 
 s = read_settings(FireSettings)
@@ -18,11 +19,13 @@ prose(texts.INTRO, label="What FIRE does")
 st.latex(r"b_h(i,j)=\mathrm{MLP}_h\!\left(\frac{\psi(i-j)}{\psi(\max(i,L))}\right),\qquad \psi(x)=\log(|c\,x|+1)")
 
 normal = dict(c=s.c, threshold=s.threshold, seq_len=s.seq_len)
+codes = page_snippets(s)
 section("1 · Progressive interpolation")
 prose(texts.INTERPOLATION)
 show_figure(
     chart(fire.interpolation, **normal, lecture=lecture),
     name="fire_interpolation",
+    code=codes["fire_interpolation"],
     alt="The normalised distance of a few fixed distances against the query position: flat, then falling past L.",
 )
 
@@ -31,6 +34,7 @@ prose(texts.NORMALIZED)
 show_figure(
     chart(fire.normalized, **normal, lecture=lecture),
     name="fire_normalized",
+    code=codes["fire_normalized"],
     alt="Heatmap of the normalised distance u over query and key positions, future keys masked.",
 )
 
@@ -39,5 +43,6 @@ prose(texts.MLP)
 show_figure(
     chart(fire.mlp, heads=s.heads, seed=s.seed, lecture=lecture),
     name="fire_mlp",
+    code=codes["fire_mlp"],
     alt="Each head's bias as a function of the normalised distance from 0 to 1.",
 )

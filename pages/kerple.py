@@ -9,6 +9,7 @@ from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import show_figure
 from posviz.ui.kerple import texts
 from posviz.ui.kerple.settings import KerpleSettings
+from posviz.ui.kerple.snippets import page_snippets
 from posviz.ui.settings import read_settings
 from posviz.ui.tables import static_table
 
@@ -18,11 +19,13 @@ page_header("KERPLE: kernelized relative positions", "Chi et al. 2022 · a learn
 prose(texts.INTRO, label="What KERPLE does")
 st.latex(r"b_h(i,j)=-p_h\log\big(1+a_h\,(i-j)\big)\quad\text{or}\quad b_h(i,j)=-a_h\,(i-j)^{p_h}")
 
+codes = page_snippets(s)
 section("1 · One family of additive biases")
 prose(texts.FAMILY)
 show_figure(
     chart(kerple.family, heads=s.heads, seq_len=s.seq_len, seed=s.seed, lecture=lecture),
     name="kerple_family",
+    code=codes["kerple_family"],
     alt="Bias against distance for each head: ALiBi's lines, KERPLE's log and power kernels, and T5's steps.",
 )
 static_table(data(kerple.parameters_table, heads=s.heads, seed=s.seed), label="Each head's KERPLE parameters",

@@ -7,6 +7,7 @@ from posviz.ui.controls import lecture_mode
 from posviz.ui.exports import show_figure
 from posviz.ui.nope import texts
 from posviz.ui.nope.settings import DROPE_LEN, NopeSettings
+from posviz.ui.nope.snippets import page_snippets
 from posviz.ui.settings import read_settings
 
 s = read_settings(NopeSettings)
@@ -14,11 +15,13 @@ lecture = lecture_mode()
 page_header("NoPE: no position encoding, and dropping RoPE", "Kazemnejad et al. 2023 · Gelberg et al. 2025 (DroPE)")
 prose(texts.INTRO, label="What NoPE is")
 
+codes = page_snippets(s, drope_len=DROPE_LEN)
 section("1 · The causal mask counts")
 prose(texts.COUNTING)
 show_figure(
     chart(nope.marker, length=s.seq_len, lecture=lecture),
     name="nope_marker",
+    code=codes["nope_marker"],
     alt="Causal attention with equal scores: row t holds 1/t on each of its t keys.",
 )
 
@@ -27,6 +30,7 @@ prose(texts.PERMUTATION)
 show_figure(
     chart(nope.permutation, dim=s.dim, seed=s.seed, lecture=lecture),
     name="nope_permutation",
+    code=codes["nope_permutation"],
     alt="Bars of each token's output change after reversing the sentence: zero without the mask, not with it.",
 )
 
@@ -35,12 +39,14 @@ prose(texts.LAYERS)
 show_figure(
     chart(nope.layers, lecture=lecture),
     name="nope_layers",
+    code=codes["nope_layers"],
     alt="Layer strips of Llama 4, SmolLM3 and Cohere2: which layers rotate and which have no position term.",
 )
 prose(texts.TEMPERATURE)
 show_figure(
     chart(nope.temperature, lecture=lecture),
     name="nope_temperature",
+    code=codes["nope_temperature"],
     alt="Llama 4's query scale against position on a log axis: 1 up to 8191, then rising in steps.",
 )
 
@@ -49,5 +55,6 @@ prose(texts.DROPE)
 show_figure(
     chart(nope.drope, dim=s.dim, base=s.base, length=DROPE_LEN, seed=s.seed, lecture=lecture),
     name="nope_drope",
+    code=codes["nope_drope"],
     alt="Mean attention against distance on log axes, with RoPE and with RoPE dropped.",
 )

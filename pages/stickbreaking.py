@@ -10,6 +10,7 @@ from posviz.ui.exports import show_figure
 from posviz.ui.settings import read_settings
 from posviz.ui.stickbreaking import texts
 from posviz.ui.stickbreaking.settings import StickbreakingSettings
+from posviz.ui.stickbreaking.snippets import page_snippets
 
 s = read_settings(StickbreakingSettings)
 lecture = lecture_mode()
@@ -21,11 +22,13 @@ st.latex(
 )
 
 toy = dict(length=s.seq_len, dim=s.dim, seed=s.seed)
+codes = page_snippets(s, scores=stickbreaking.EQUAL_SCORES, recency_len=stickbreaking.EQUAL_LEN)
 section("1 · Softmax and the stick, on the same scores")
 prose(texts.WEIGHTS)
 show_figure(
     chart(stickbreaking.weights, **toy, lecture=lecture),
     name="stickbreaking_weights",
+    code=codes["stickbreaking_weights"],
     alt="Two heatmaps of attention weights: causal softmax and stick-breaking on the same toy scores.",
 )
 
@@ -34,6 +37,7 @@ prose(texts.ROW)
 show_figure(
     chart(stickbreaking.row, **toy, query=s.query, lecture=lecture),
     name="stickbreaking_row",
+    code=codes["stickbreaking_row"],
     alt="Bars of each earlier key's share of one query's stick, and the share left over.",
 )
 
@@ -42,5 +46,6 @@ prose(texts.RECENCY)
 show_figure(
     chart(stickbreaking.recency, lecture=lecture),
     name="stickbreaking_recency",
+    code=codes["stickbreaking_recency"],
     alt="Attention weight against distance for equal scores on a log axis: straight, geometric lines.",
 )

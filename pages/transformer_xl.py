@@ -10,6 +10,7 @@ from posviz.ui.exports import show_figure
 from posviz.ui.settings import read_settings
 from posviz.ui.transformer_xl import texts
 from posviz.ui.transformer_xl.settings import TransformerXlSettings
+from posviz.ui.transformer_xl.snippets import page_snippets
 
 s = read_settings(TransformerXlSettings)
 lecture = lecture_mode()
@@ -17,17 +18,20 @@ page_header(
     "Transformer-XL relative attention", "Dai et al. 2019 · four terms, a memory, and a shift that needs the mask"
 )
 prose(texts.INTRO, label="What Transformer-XL does")
+# the closing thin space keeps the last subscript's overhang inside KaTeX's box (lecture mode counts it as cut off)
 st.latex(
-    r"A_{ij}=\underbrace{q_i^\top k_j}_{(a)}+\underbrace{q_i^\top W_R R_{i-j}}_{(b)}"
-    r"+\underbrace{u^\top k_j}_{(c)}+\underbrace{v^\top W_R R_{i-j}}_{(d)}"
+    r"A_{ij}=\underset{(a)}{q_i^\top k_j}+\underset{(b)}{q_i^\top W_R R_{i-j}}"
+    r"+\underset{(c)}{u^\top k_j}+\underset{(d)}{v^\top W_R R_{i-j}}\,"
 )
 
 head = dict(q_len=s.seq_len, mem_len=s.mem_len, dim=s.dim, seed=s.seed)
+codes = page_snippets(s)
 section("1 · The four terms")
 prose(texts.TERMS)
 show_figure(
     chart(txl.terms, **head, lecture=lecture),
     name="txl_terms",
+    code=codes["txl_terms"],
     alt="Four heatmaps over queries and keys: content, content-position, global content bias, global position bias.",
 )
 
@@ -36,6 +40,7 @@ prose(texts.R)
 show_figure(
     chart(txl.r_matrix, k_len=s.seq_len + s.mem_len, dim=s.dim, lecture=lecture),
     name="txl_r",
+    code=codes["txl_r"],
     alt="Heatmap of R: one row per distance from the farthest to 0, sines then cosines.",
 )
 
@@ -44,6 +49,7 @@ prose(texts.SHIFT)
 show_figure(
     chart(txl.shift, **head, lecture=lecture),
     name="txl_shift",
+    code=codes["txl_shift"],
     alt="Two heatmaps: the position scores before the shift, and after it with garbage above the diagonal.",
 )
 
@@ -52,5 +58,6 @@ prose(texts.MEMORY)
 show_figure(
     chart(txl.memory, **head, lecture=lecture),
     name="txl_memory",
+    code=codes["txl_memory"],
     alt="Attention weights of the segment's queries over the memory and the segment, future keys masked.",
 )

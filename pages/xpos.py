@@ -10,6 +10,7 @@ from posviz.ui.exports import show_figure
 from posviz.ui.settings import read_settings
 from posviz.ui.xpos import texts
 from posviz.ui.xpos.settings import XposSettings
+from posviz.ui.xpos.snippets import page_snippets
 
 s = read_settings(XposSettings)
 lecture = lecture_mode()
@@ -18,11 +19,13 @@ prose(texts.INTRO, label="What xPos does")
 st.latex(r"\tilde q_n\cdot\tilde k_m=\sum_k \zeta_k^{(n-m)/B}\,\big[q\cdot R_{(n-m)\theta_k} k\big]_k,"
          r"\qquad \zeta_k=\frac{2k+0.4\,d}{1.4\,d}")  # fmt: skip
 
+codes = page_snippets(s, pairs=xpos.shown_pairs(s.dim).tolist())
 section("1 · The decay of each pair")
 prose(texts.DECAY)
 show_figure(
     chart(xpos.decay, dim=s.dim, scale_base=s.scale_base, seq_len=s.seq_len, lecture=lecture),
     name="xpos_decay",
+    code=codes["xpos_decay"],
     alt="Each shown pair's decay factor against distance on a log axis, the fast pairs falling first.",
 )
 
@@ -31,5 +34,6 @@ prose(texts.SCORES)
 show_figure(
     chart(xpos.scores, dim=s.dim, scale_base=s.scale_base, seq_len=s.seq_len, seed=s.seed, lecture=lecture),
     name="xpos_scores",
+    code=codes["xpos_scores"],
     alt="The score of one random query and key against distance, RoPE alone oscillating and xPos damped.",
 )

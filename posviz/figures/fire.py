@@ -119,7 +119,7 @@ def mlp(*, heads: int, seed: int, lecture: bool = False) -> Chart:
         {"data": data, "layout": layout},
         title="The learned function: bias against u, one line per head",
         subtitle=subtitle_lines(
-            f"an MLP with 32 hidden units, weights drawn as torch.nn.Linear starts (seed {seed}): illustrative",
+            f"illustrative weights, drawn as torch.nn.Linear starts (seed {seed}); 32 hidden units",
             "training shapes these lines; the input u is what makes them work at any length",
         ),
         lecture=lecture,

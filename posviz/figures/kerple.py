@@ -82,7 +82,7 @@ def family(*, heads: int, seq_len: int, seed: int, lecture: bool = False) -> Cha
         subtitle=subtitle_lines(
             f"{heads} heads; KERPLE's p and a drawn as its code initialises them (seed {seed}), T5's table from "
             "N(0, 1): illustrative, not trained",
-            "ALiBi is KERPLE's power kernel with p = 1; the log kernel flattens where ALiBi keeps falling",
+            "ALiBi is the power kernel with p = 1; the log kernel flattens where ALiBi falls on",
         ),
         lecture=lecture,
         height=int(lk.height * 1.3),

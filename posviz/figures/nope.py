@@ -29,6 +29,7 @@ from posviz.figures.layout import finish, look, number, subtitle_lines
 SHIPPED = {"llama4": "llama-4-scout", "smollm3": "smollm3-3b", "cohere2": "command-cohere2"}  # /models?model=
 ROPE_COLOR, NOPE_COLOR = "#9467bd", "#7f7f7f"
 NOISE = 0.3  # of the DroPE figure's similar tokens
+LECTURE_TEXT_COLUMNS = 8  # in lecture mode, values are written into the cells of narrower matrices only
 
 
 def marker(*, length: int, lecture: bool = False) -> Chart:
@@ -49,7 +50,11 @@ def marker(*, length: int, lecture: bool = False) -> Chart:
         zmin=0.0,
         zmax=1.0,
     )
-    return Chart.of(figure, lambda: columns_csv({"position t (1-based)": pos + 1, "output 1/t": out.numpy()}))
+    fig = figure.to_dict()
+    if lecture and length > LECTURE_TEXT_COLUMNS:  # cells too narrow to read their values (the hover has them)
+        for trace in fig["data"]:
+            trace.pop("texttemplate", None)
+    return Chart.of(fig, lambda: columns_csv({"position t (1-based)": pos + 1, "output 1/t": out.numpy()}))
 
 
 def permutation(*, dim: int, seed: int, lecture: bool = False) -> Chart:
@@ -74,7 +79,7 @@ def permutation(*, dim: int, seed: int, lecture: bool = False) -> Chart:
         {"data": data, "layout": layout},
         title="Reverse the sentence: what a model without positions can tell apart",
         subtitle=subtitle_lines(
-            "without the mask every token's output is unchanged (0, up to rounding): attention sees a set",
+            "without the mask no token's output changes (0, up to rounding): attention sees a set",
             "with the mask it changes: each token now sees a different set of predecessors",
         ),
         lecture=lecture,
@@ -154,7 +159,7 @@ def temperature(*, lecture: bool = False) -> Chart:
         subtitle=subtitle_lines(
             f"1 below position {FLOOR_SCALE - 1}, then steps up every {FLOOR_SCALE} tokens; "
             f"{number(scale[-1], 4)} at 10M",
-            "without it, attention over a long context would flatten: more keys share the same softmax",
+            "without it, attention would flatten as more keys share one softmax",
         ),
         lecture=lecture,
         height=int(lk.height * 0.8),
@@ -184,10 +189,8 @@ def drope(*, dim: int, base: float, length: int, seed: int, lecture: bool = Fals
         {"data": data, "layout": layout},
         title="DroPE: the same queries and keys, with RoPE and with it dropped",
         subtitle=subtitle_lines(
-            f"one token repeated with {NOISE:g} noise (seed {seed}), d = {dim}, {length} tokens; mean over the "
-            "queries that reach each distance",
-            "with RoPE the near keys win; dropped, alike tokens share attention evenly: only content and the mask "
-            "remain, until recalibration",
+            f"one token repeated with {NOISE:g} noise (seed {seed}), d = {dim}, {length} tokens",
+            "with RoPE the near keys win; dropped, alike tokens share attention evenly",
         ),
         lecture=lecture,
     )

@@ -19,6 +19,7 @@ from posviz.figures.common import heatmap, heatmap_grid
 from posviz.figures.csv import matrix_csv, panels_csv
 from posviz.figures.layout import subtitle_lines
 
+LECTURE_TEXT_COLUMNS = 8  # in lecture mode, values are written into the cells of narrower matrices only
 TERM_TITLES = ("(a) content q·k", "(b) content–position", "(c) global content u·k", "(d) global position v·R")
 
 
@@ -32,6 +33,16 @@ def _terms(q_len: int, mem_len: int, dim: int, seed: int) -> TxlTerms:
     r_k = txl_positional_embedding(torch.arange(k_len - 1, -1, -1), 2 * dim) @ w_r.T
     u, v = toy_normal(dim, generator=g).double(), toy_normal(dim, generator=g).double()
     return txl_terms(q, k, r_k, u=u, v=v, mem_len=mem_len)
+
+
+def _lecture_cells(fig: dict, columns: int, lecture: bool) -> dict:
+    """``fig`` without the values written in its cells when, in lecture mode, the cells are too narrow to read them
+    (the hover still gives each value)."""
+    if lecture and columns > LECTURE_TEXT_COLUMNS:
+        for trace in fig["data"]:
+            trace.pop("texttemplate", None)
+            trace.pop("text", None)
+    return fig
 
 
 def _axes(q_len: int, mem_len: int) -> tuple[np.ndarray, np.ndarray]:
@@ -58,7 +69,7 @@ def terms(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = Fals
             f"one head, d = {dim}, seeded toy weights (illustrative); keys 0 … {mem_len - 1} are the memory"
             if mem_len
             else f"one head, d = {dim}, seeded toy weights (illustrative); no memory",
-            "(c) depends on the key only and (d) on the distance only: u and v are learned once, not per position",
+            "(c) depends on the key only, (d) on the distance only: u and v are learned once",
         ),
         value_name="term",
         palette="diverging",
@@ -91,7 +102,8 @@ def r_matrix(*, k_len: int, dim: int, lecture: bool = False) -> Chart:
     fig = figure.to_dict()
     fig["layout"]["xaxis"]["title"]["text"] = "component (sin half, then cos half)"
     fig["layout"]["yaxis"]["title"]["text"] = "distance"
-    return Chart.of(fig, lambda: matrix_csv(r, distances, np.arange(2 * dim)))
+    fig["layout"]["yaxis"]["autorange"] = True  # the farthest distance on top, as the code's rows run
+    return Chart.of(_lecture_cells(fig, 2 * dim, lecture), lambda: matrix_csv(r, distances, np.arange(2 * dim)))
 
 
 def shift(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = False) -> Chart:
@@ -107,7 +119,7 @@ def shift(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = Fals
         title="_rel_shift puts each score at its key, and leaves garbage above the diagonal",
         subtitle=subtitle_lines(
             "the cells right of the diagonal (j > mem_len + i) hold other rows' values, not zeros",
-            "the causal mask removes them: without it they would reach the softmax. The shift step by step: /skew",
+            "the causal mask removes them before the softmax; the shift step by step: /skew",
         ),
         value_name="BD",
         palette="diverging",
@@ -127,8 +139,7 @@ def memory(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = Fal
         k_pos=k_pos,
         title=f"Keys reach back into the memory: {mem_len} cached positions before the segment",
         subtitle=subtitle_lines(
-            "every query sees the whole memory and the segment up to itself; positions are absolute, distances "
-            "relative",
+            "each query sees the whole memory and the segment up to itself",
             "the memory is the previous segment's hidden states, kept without gradient (_update_mems)",
         ),
         value_name="weight",
@@ -137,4 +148,4 @@ def memory(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = Fal
         mask=txl_mask(q_len, mem_len).numpy(),
         mask_label="key after the query: masked",
     )
-    return Chart.of(figure, lambda: matrix_csv(weights, q_pos, k_pos))
+    return Chart.of(_lecture_cells(figure.to_dict(), len(k_pos), lecture), lambda: matrix_csv(weights, q_pos, k_pos))

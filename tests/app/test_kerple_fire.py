@@ -8,8 +8,12 @@ import torch
 
 from posviz.encodings.fire import fire_normalized_distance
 from posviz.encodings.kerple import kerple_parameters
+from posviz.ui.fire.settings import FireSettings
+from posviz.ui.fire.snippets import page_snippets as fire_snippets
+from posviz.ui.kerple.settings import KerpleSettings
+from posviz.ui.kerple.snippets import page_snippets as kerple_snippets
 
-from .conftest import array, assert_healthy, chart, charts, open_page, tables, value_of, warnings
+from .conftest import array, assert_healthy, chart, charts, open_code, open_page, tables, value_of, warnings
 
 
 @pytest.fixture(scope="module")
@@ -66,3 +70,20 @@ def test_hostile_links_get_notices():
     at = open_page("pages/kerple.py", heads="0", seq_len="1e12")
     assert_healthy(at)
     assert warnings(at) and value_of(at, "heads") >= 1
+
+
+def _shown_code(at) -> list[str]:
+    """The text of every "PyTorch code" block, in page order."""
+    return [e.code[0].value.strip() for e in open_code(at).expander if e.label == "PyTorch code"]
+
+
+def test_every_figure_shows_the_code_of_the_settings_in_the_link():
+    at = open_page("pages/kerple.py", heads="5", seq_len="129", seed="11")
+    assert_healthy(at)
+    assert _shown_code(at) == [
+        c.strip() for c in kerple_snippets(KerpleSettings(heads=5, seq_len=129, seed=11)).values()
+    ]
+    at = open_page("pages/fire.py", c="0.37", threshold="10.5", seq_len="65", heads="3", seed="2")
+    assert_healthy(at)
+    s = FireSettings(c=0.37, threshold=10.5, seq_len=65, heads=3, seed=2)
+    assert _shown_code(at) == [c.strip() for c in fire_snippets(s).values()]

@@ -5,7 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from .conftest import array, assert_healthy, chart, charts, open_page, value_of, warnings
+from posviz.ui.nope.settings import DROPE_LEN, NopeSettings
+from posviz.ui.nope.snippets import page_snippets
+
+from .conftest import array, assert_healthy, chart, charts, open_code, open_page, value_of, warnings
 
 
 @pytest.fixture(scope="module")
@@ -51,3 +54,15 @@ def test_drope_shows_rope_favouring_near_keys(default):
     rope, dropped = (array(t["y"]).astype(float) for t in chart(default, "nope_drope").spec["data"])
     assert rope[0] > 3 * dropped[0]  # distance 1: RoPE's tilt towards the near key
     assert dropped.max() / dropped.min() < rope.max() / rope.min()  # dropped: flatter over distance
+
+
+def _shown_code(at) -> list[str]:
+    """The text of every "PyTorch code" block, in page order."""
+    return [e.code[0].value.strip() for e in open_code(at).expander if e.label == "PyTorch code"]
+
+
+def test_every_figure_shows_the_code_of_the_settings_in_the_link():
+    at = open_page("pages/nope.py", seq_len="37", dim="6", base="500", seed="1")
+    assert_healthy(at)
+    s = NopeSettings(seq_len=37, dim=6, base=500.0, seed=1)
+    assert _shown_code(at) == [c.strip() for c in page_snippets(s, drope_len=DROPE_LEN).values()]

@@ -8,8 +8,11 @@ import torch
 
 from posviz.encodings.attention import toy_qk
 from posviz.encodings.stickbreaking import stickbreaking_weights
+from posviz.figures import stickbreaking
+from posviz.ui.stickbreaking.settings import StickbreakingSettings
+from posviz.ui.stickbreaking.snippets import page_snippets
 
-from .conftest import array, assert_healthy, chart, charts, open_page, value_of, warnings
+from .conftest import array, assert_healthy, chart, charts, open_code, open_page, value_of, warnings
 
 
 @pytest.fixture(scope="module")
@@ -41,3 +44,16 @@ def test_hostile_links_get_notices():
     at = open_page("pages/stickbreaking.py", seq_len="-4", dim="abc", seed="x")
     assert_healthy(at)
     assert warnings(at)
+
+
+def _shown_code(at) -> list[str]:
+    """The text of every "PyTorch code" block, in page order."""
+    return [e.code[0].value.strip() for e in open_code(at).expander if e.label == "PyTorch code"]
+
+
+def test_every_figure_shows_the_code_of_the_settings_in_the_link():
+    at = open_page("pages/stickbreaking.py", seq_len="7", dim="6", seed="1", query="3")
+    assert_healthy(at)
+    s = StickbreakingSettings(seq_len=7, dim=6, seed=1, query=3)
+    codes = page_snippets(s, scores=stickbreaking.EQUAL_SCORES, recency_len=stickbreaking.EQUAL_LEN)
+    assert _shown_code(at) == [c.strip() for c in codes.values()]

@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from posviz.encodings.transformer_xl import txl_positional_embedding
+from posviz.ui.transformer_xl.settings import TransformerXlSettings
+from posviz.ui.transformer_xl.snippets import page_snippets
 
-from .conftest import array, assert_healthy, chart, charts, open_page, value_of, warnings
+from .conftest import array, assert_healthy, chart, charts, open_code, open_page, value_of, warnings
 
 
 @pytest.fixture(scope="module")
@@ -58,3 +60,28 @@ def test_no_memory_and_hostile_links():
     at = open_page("pages/transformer_xl.py", mem_len="-2", dim="9", seq_len="x")
     assert_healthy(at)
     assert warnings(at) and value_of(at, "mem_len") == 0 and value_of(at, "dim") % 2 == 0
+
+
+def _shown_code(at) -> list[str]:
+    """The text of every "PyTorch code" block, in page order."""
+    return [e.code[0].value.strip() for e in open_code(at).expander if e.label == "PyTorch code"]
+
+
+def test_every_figure_shows_the_code_of_the_settings_in_the_link():
+    at = open_page("pages/transformer_xl.py", seq_len="7", mem_len="3", dim="6", seed="2")
+    assert_healthy(at)
+    s = TransformerXlSettings(seq_len=7, mem_len=3, dim=6, seed=2)
+    assert _shown_code(at) == [c.strip() for c in page_snippets(s).values()]
+
+
+def test_lecture_mode_keeps_cell_values_only_where_they_can_be_read():
+    from posviz.figures import transformer_xl as txl
+
+    def texts(chart):
+        return ["texttemplate" in t for t in chart.spec["data"] if t["type"] == "heatmap"]
+
+    wide = dict(k_len=12, dim=8)  # 16 components: narrow cells at a projector
+    assert all(texts(txl.r_matrix(**wide))) and not any(texts(txl.r_matrix(**wide, lecture=True)))
+    assert all(texts(txl.r_matrix(k_len=3, dim=2, lecture=True)))  # 4 columns: wide enough to read
+    fig = txl.r_matrix(**wide).spec
+    assert fig["layout"]["yaxis"]["autorange"] is True  # the farthest distance on top, as the code's rows run

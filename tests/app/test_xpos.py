@@ -11,8 +11,10 @@ import torch
 
 from posviz.encodings.xpos import xpos_zeta
 from posviz.figures import xpos
+from posviz.ui.xpos.settings import XposSettings
+from posviz.ui.xpos.snippets import page_snippets
 
-from .conftest import array, assert_healthy, chart, charts, open_page, value_of, warnings
+from .conftest import array, assert_healthy, chart, charts, open_code, open_page, value_of, warnings
 
 
 def open_xpos(**params):
@@ -66,3 +68,15 @@ def test_csv_carries_what_is_drawn():
     torch.testing.assert_close(
         torch.tensor(frame["RoPE score"][0]), torch.tensor(frame["xPos score"][0])
     )  # distance 0: equal
+
+
+def _shown_code(at) -> list[str]:
+    """The text of every "PyTorch code" block, in page order."""
+    return [e.code[0].value.strip() for e in open_code(at).expander if e.label == "PyTorch code"]
+
+
+def test_every_figure_shows_the_code_of_the_settings_in_the_link():
+    at = open_xpos(dim="6", scale_base="37.5", seq_len="1001", seed="2")
+    assert_healthy(at)
+    s = XposSettings(dim=6, scale_base=37.5, seq_len=1001, seed=2)
+    assert _shown_code(at) == [c.strip() for c in page_snippets(s, pairs=xpos.shown_pairs(6).tolist()).values()]

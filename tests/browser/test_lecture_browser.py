@@ -38,9 +38,18 @@ CHARTS = {
     "compare": 4,
     "models": 5,  # Llama 3.1 8B: strip, inv_freq, wavelength, masks, reach
     "vision": 6,
+    "transformer_xl": 4,
+    "xpos": 2,
+    "kerple": 1,
+    "fire": 3,
+    "nope": 5,
+    "stickbreaking": 3,
 }
 PAGES = [(p.key, p.title, CHARTS.get(p.key, 0)) for p in APP_PAGES]  # (URL path, st.Page title, charts)
-FORMULA_PAGES = {"t5", "skew", "rope", "cope", "sinusoidal", "alibi", "vision"}  # st.latex at the top
+FORMULA_PAGES = {  # st.latex at the top
+    *("t5", "skew", "rope", "cope", "sinusoidal", "alibi", "vision"),
+    *("transformer_xl", "xpos", "kerple", "fire", "stickbreaking"),
+}
 SIZES = [(1280, 720), (1024, 768)]
 LOAD_TIMEOUT_MS = 120_000
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "lecture"
