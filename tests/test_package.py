@@ -37,7 +37,12 @@ def wheel(tmp_path_factory) -> Path:
 def test_the_wheel_holds_the_package_and_its_data(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "posviz/encodings/rope.py" in names and "posviz/figures/rope.py" in names
-    assert {"posviz/deck/assets/deck.js", "posviz/deck/assets/deck.css", "posviz/ui/deck/clicker.js"} <= names
+    assert {
+        "posviz/deck/assets/deck.js",
+        "posviz/deck/assets/deck.css",
+        "posviz/ui/front/clicker.js",
+        "posviz/ui/front/plot.js",
+    } <= names
     assert any(n.startswith("posviz/model_configs/") and n.endswith(".json") for n in names)
     assert not any(n.startswith(("tests/", "pages/", "tools/")) for n in names)
 

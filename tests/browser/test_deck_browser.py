@@ -166,7 +166,7 @@ _VIEW_JS = """() => {
   };
 }"""
 
-# The slide's figure (posviz/ui/deck/clicker.js marks it): whole, under Streamlit's header, in the window.
+# The slide's figure (posviz/ui/front/clicker.js marks it): whole, under Streamlit's header, in the window.
 _FIGURE_JS = """n => {
   const main = document.querySelector('[data-testid="stMain"]');
   if (!main.querySelector('[class*="st-key-fig_"]')) return {none: true};

@@ -17,7 +17,6 @@ only when :func:`present` returns True.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -29,6 +28,7 @@ from posviz.ui.deck import model, offline
 from posviz.ui.deck.links import every_url_key, page_params, step_values
 from posviz.ui.deck.model import Deck, Step
 from posviz.ui.deck.rooms import ROOMS
+from posviz.ui.front import asset, style
 from posviz.ui.params import plain, quote_raw
 from posviz.ui.state import DECK_ARRIVE, DECK_MOVE, DECK_NOTICES, DECK_OPENED, DECK_SHOWN, seed
 
@@ -42,12 +42,10 @@ FOLLOW_S = 1.0  # how often a window in a room looks where the room is
 
 # Static front-end code (no user text): the clicker's keys and each slide opened at its figure;
 # the audience window shows only the page: no deck bar, no sidebar.
-_CLICKER_JS = "<script>\n" + Path(__file__).with_name("clicker.js").read_text(encoding="utf-8") + "</script>"
+_CLICKER_JS = "<script>\n" + asset("clicker.js") + "</script>"
 # (Streamlit's sanitiser, DOMPurify, drops a script whose text holds "<" before a letter or "/":
-# tests/ui/test_deck_clicker.py checks clicker.js has none.)
-_AUDIENCE_CSS = """<style>
-.st-key-deck_bar, [data-testid="stSidebar"], [data-testid="stExpandSidebarButton"] { display: none; }
-</style>"""
+# tests/ui/test_deck_clicker.py checks posviz/ui/front/clicker.js has none.)
+_AUDIENCE_CSS = style("audience.css")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 // posviz lecture decks in the app: the clicker's keys, and each slide opened at its figure.
 // Loaded once per window (posviz.ui.deck.present, in the sidebar). Streamlit DOM hooks it relies on:
-// .st-key-KEY (a keyed element's class), [data-testid="stApp"][data-test-script-state],
+// .st-key-{key} (a keyed element's class), [data-testid="stApp"][data-test-script-state],
 // [data-testid="stHeader"], [data-testid="stMain"], [data-testid="stMainBlockContainer"], and
 // posviz.ui.sections' hold on a heading, which a wheel event releases.
 (() => {
