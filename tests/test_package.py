@@ -55,9 +55,12 @@ def test_encodings_and_figures_import_without_streamlit(wheel, tmp_path):
         f"sys.path.insert(0, {str(site)!r})\n"
         "import posviz, posviz.encodings.alibi as a, posviz.figures.alibi as f\n"
         f"assert posviz.__file__.startswith({str(site)!r}), posviz.__file__\n"
-        "fig = f.slopes_figure(a.alibi_slopes(8), closest=8)\n"
-        "print(type(fig).__module__, len(fig.to_dict()['data']))\n"
+        "chart = f.slopes(heads=8)\n"  # the app's own figure function
+        "fig = chart.figure()\n"
+        "drawn = [float(row.split(',')[1]) for row in chart.csv().splitlines()[1:]]\n"
+        "assert drawn == a.alibi_slopes(8).tolist(), drawn\n"
+        "print(type(fig).__module__, len(fig.to_dict()['data']), chart.csv().splitlines()[0])\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["plotly.graph_objs._figure", "1"]
+    assert done.stdout.split() == ["plotly.graph_objs._figure", "1", "head,slope"]

@@ -62,3 +62,7 @@ class Chart:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
         """Jupyter shows a chart as its figure."""
         return self.figure()._repr_mimebundle_(include, exclude, **kwargs)
+
+    def _ipython_display_(self) -> None:
+        """Jupyter shows a chart as its figure, with Plotly's own renderer."""
+        self.figure()._ipython_display_()
