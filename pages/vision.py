@@ -1,9 +1,10 @@
 """Images and video: M-RoPE ids on the patch grid and along the sequence, t/h/w frequency pairs,
-video time, the 2-D relative property, and how vision encoders split a head."""
+video time, the 2-D relative property, how vision encoders split a head, video generators' 3-D RoPE
+and V2PE's fractional ids."""
 
 import streamlit as st
 
-from posviz.figures import multimodal, multimodal_pairs
+from posviz.figures import multimodal, multimodal_pairs, v2pe, video_rope
 from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode
@@ -99,4 +100,40 @@ with on_demand(texts.SHOW_SPLIT) as shown:
             name="vision_split",
             alt="For Pixtral, Qwen-VL and Gemma 4, each pair of a head coloured by row or column, by wavelength.",
             code=snippets.split_snippet(),
+        )
+
+section("6 · Video generators' 3-D RoPE")
+prose(texts.VIDEO_ROPE)
+with on_demand(texts.SHOW_VIDEO_ROPE) as shown:
+    if shown:
+        latent = dict(frames=s.latent_frames, height=s.latent_height, width=s.latent_width)
+        show_figure(
+            chart(video_rope.head, video_model=s.video_model, **latent, lecture=lecture),
+            name="vision_video_head",
+            alt="cos of every pair's angle for every patch of the latent, with a strip of which axis turns each pair.",
+            code=snippets.video_head_snippet(s.video_model, **latent),
+        )
+        show_figure(
+            chart(video_rope.ladders, video_model=s.video_model, side=max(latent.values()), lecture=lecture),
+            name="vision_video_ladders",
+            alt="Wavelength of every pair by axis: three restarted ladders, and Qwen3-VL's one interleaved ladder.",
+            code=snippets.video_ladders_snippet(s.video_model),
+        )
+
+section("7 · V2PE: image tokens that step by a fraction")
+prose(texts.V2PE)
+with on_demand(texts.SHOW_V2PE) as shown:
+    if shown:
+        stride = int(s.v2pe_stride)
+        show_figure(
+            chart(v2pe.ids, stride=stride, lecture=lecture),
+            name="vision_v2pe_ids",
+            alt="Position id of each token of text, a 256-token image and text: V2PE against ordinary ids.",
+            code=snippets.v2pe_ids_snippet(stride),
+        )
+        show_figure(
+            chart(v2pe.context, stride=stride, lecture=lecture),
+            name="vision_v2pe_context",
+            alt="Positions an image of 1 to 64 tiles takes, ordinary ids against V2PE, on a log scale.",
+            code=snippets.v2pe_context_snippet(stride),
         )

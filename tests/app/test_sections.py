@@ -17,7 +17,7 @@ PAGES = {
     "pages/sinusoidal.py": (4, 6),
     "pages/shaw.py": (3, 7),
     "pages/cope.py": (3, 6),  # the masking pitfall's two figures wait for their own toggle
-    "pages/vision.py": (4, 6),  # the offset heatmap and the encoders' split wait to be opened
+    "pages/vision.py": (4, 10),  # the offsets, the encoders' split, video 3-D RoPE and V2PE wait to be opened
 }
 T5_FIRST = ["fig_t5_relative_positions", "fig_t5_step_1", "fig_t5_buckets", "fig_t5_bucket_profile"]
 T5_ATTENTION = {"fig_t5_attention_head_0", "fig_t5_attention_row_head_0"}

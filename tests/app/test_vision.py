@@ -10,7 +10,7 @@ from posviz.encodings.multimodal import mrope_position_ids
 from .conftest import array, assert_healthy, chart, charts, open_page, warnings
 
 PAGE = "pages/vision.py"
-CHARTS = 6  # with both on-demand sections open
+CHARTS = 10  # with every on-demand section open
 FIRST = 4  # drawn at once
 
 
@@ -69,6 +69,8 @@ def test_sequence_chart_carries_the_transformers_ids(default):
         dict(encoder="gemma4", q_row="0", q_col="0", seed="9"),
         dict(encoder="pixtral", merge="4", image_rows="16", image_cols="16", q_row="63", q_col="63"),
         dict(lecture="true"),
+        dict(video_model="hunyuan_video", latent_frames="8", latent_height="6", latent_width="6", v2pe_stride="1"),
+        dict(video_model="wan2.1", latent_frames="1", latent_height="1", latent_width="1", v2pe_stride="256"),
     ],
 )
 def test_changed_settings_render(params):
@@ -107,6 +109,15 @@ def test_qwen25_time_ids_are_seconds():
         ("video", "maybe"),
         ("text_before", "9" * 400),
         ("show_offsets", "perhaps"),
+        ("video_model", "**bold**"),
+        ("video_model", "<script>alert(1)</script>"),
+        ("latent_frames", "1e309"),
+        ("latent_height", "0"),
+        ("latent_width", "-7"),
+        ("v2pe_stride", "3"),
+        ("v2pe_stride", "nan"),
+        ("show_video_rope", "perhaps"),
+        ("show_v2pe", "2"),
     ],
 )
 def test_hostile_links_give_notices(key, raw):
@@ -116,3 +127,34 @@ def test_hostile_links_give_notices(key, raw):
     assert charts(at)
     for text in warnings(at):
         assert "<script>" not in text
+
+
+def test_video_head_carries_the_generators_angles():
+    # HunyuanVideo on a 2 x 3 x 2 latent: pairs 16/56/56 of 128, theta 256, frame-major patches
+    at = open_vision(video_model="hunyuan_video", latent_frames="2", latent_height="3", latent_width="2")
+    assert_healthy(at)
+    heat, strip = chart(at, "vision_video_head").spec["data"]
+    dims, theta = (16, 56, 56), 256.0
+    want = [
+        [p * theta ** (-2 * j / d) for p, d in zip((f, h, w), dims, strict=True) for j in range(d // 2)]
+        for f in range(2)
+        for h in range(3)
+        for w in range(2)
+    ]
+    np.testing.assert_allclose(array(heat["z"]), np.cos(want), atol=1e-6)
+    np.testing.assert_array_equal(array(strip["z"])[0], [0] * 8 + [1] * 28 + [2] * 28)
+    ladders = {t["name"]: t for t in chart(at, "vision_video_ladders").spec["data"][:3]}
+    assert [len(array(ladders[n]["x"])) for n in ("time t", "height h", "width w")] == [8, 28, 28]
+
+
+def test_v2pe_ids_and_cost_follow_the_stride():
+    at = open_vision(v2pe_stride="4")
+    assert_healthy(at)
+    ordinary, fractional = chart(at, "vision_v2pe_ids").spec["data"]
+    # text 0..7; 256 image tokens from 7 + 1/64 to 7 + 4; text resumes at ceil(11) + 1 = 12
+    want = [*range(8), *(7 + (n + 1) / 64 for n in range(256)), *range(12, 20)]
+    np.testing.assert_allclose(array(fractional["y"]), want, atol=1e-5)
+    np.testing.assert_array_equal(array(ordinary["y"]), np.arange(8 + 256 + 8))
+    plain, used = chart(at, "vision_v2pe_context").spec["data"]
+    np.testing.assert_array_equal(array(used["y"]), 4 * np.arange(1, 65))  # stride positions per 256-token tile
+    np.testing.assert_array_equal(array(plain["y"]), 256 * np.arange(1, 65))

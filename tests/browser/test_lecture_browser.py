@@ -37,7 +37,7 @@ CHARTS = {
     "cope": 6,
     "compare": 4,
     "models": 5,  # Llama 3.1 8B: strip, inv_freq, wavelength, masks, reach
-    "vision": 6,
+    "vision": 10,
     "transformer_xl": 4,
     "xpos": 2,
     "kerple": 1,

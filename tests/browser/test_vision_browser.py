@@ -11,7 +11,7 @@ from test_app_browser import open_page as open_url
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SMALL_SCREEN = {"width": 1280, "height": 720}
-VISION_CHARTS = 6  # grid, sequence, pairs, time, offsets, split (every section open)
+VISION_CHARTS = 10  # grid, sequence, pairs, time, offsets, split, video head, ladders, V2PE ids, cost (all open)
 
 
 @pytest.mark.parametrize("query, shot", [("", "vision_1280.png"), ("?lecture=1", "vision_lecture_1280.png")])

@@ -15,7 +15,9 @@ import torch
 
 from posviz.encodings.model_vision import ENCODERS, PRESETS
 from posviz.encodings.multimodal import mrope_axes
-from posviz.figures import multimodal, multimodal_pairs
+from posviz.encodings.v2pe import STRIDES
+from posviz.encodings.video_rope import VIDEO_MODELS
+from posviz.figures import multimodal, multimodal_pairs, v2pe, video_rope
 from posviz.ui.vision import snippets
 from posviz.ui.vision.settings import VisionSettings
 from tests.figures.test_multimodal import offsets_of, prompt_of, video_of
@@ -91,3 +93,42 @@ def test_time_snippet_rebuilds_the_time_figure(name, capsys):
     np.testing.assert_array_equal(out["frame_ids"].numpy(), drawn["time id, frame index"])
     np.testing.assert_array_equal(out["second_ids"].numpy(), drawn["time id, seconds"])
     assert f"next text starts at start + {out['resume']} (5.23)" in str(chart.spec["layout"]["annotations"])
+
+
+@pytest.mark.parametrize("model", list(VIDEO_MODELS))
+@pytest.mark.parametrize("grid", [(3, 4, 4), (1, 6, 2), (8, 1, 1)])
+def test_video_head_snippet_rebuilds_the_angles(model, grid, capsys):
+    frames, height, width = grid
+    out = run(snippets.video_head_snippet(model, frames, height, width))
+    chart = video_rope.head(video_model=model, frames=frames, height=height, width=width)
+    drawn = csv(chart)
+    np.testing.assert_allclose(out["angles"].numpy(), drawn.iloc[:, 4:].to_numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(out["positions"].numpy(), drawn[["frame", "row", "column"]].to_numpy())
+    assert [f"angle pair {k} ({('time', 'height', 'width')[a]})" for k, a in enumerate(out["axis"].tolist())] == list(
+        drawn.columns[4:]
+    )
+    np.testing.assert_allclose(out["cos"][:, ::2].numpy(), np.cos(drawn.iloc[:, 4:].to_numpy()), atol=1e-12)
+
+
+@pytest.mark.parametrize("model", list(VIDEO_MODELS))
+def test_video_ladders_snippet_rebuilds_both_ladders(model, capsys):
+    out = run(snippets.video_ladders_snippet(model))
+    drawn = csv(video_rope.ladders(video_model=model, side=4))
+    name = VIDEO_MODELS[model].name
+    words = np.array(["time", "height", "width"])
+    np.testing.assert_allclose(out["video_wavelength"].numpy(), drawn[f"{name} wavelength"], rtol=1e-12)
+    assert words[out["video_axis"].numpy()].tolist() == drawn[f"{name} axis"].tolist()
+    np.testing.assert_allclose(out["qwen_wavelength"].numpy(), drawn["Qwen3-VL wavelength"], rtol=1e-12)
+    assert words[out["qwen_axis"].numpy()].tolist() == drawn["Qwen3-VL axis"].tolist()
+
+
+@pytest.mark.parametrize("stride", STRIDES)
+def test_v2pe_snippets_rebuild_the_ids_and_the_cost(stride, capsys):
+    out = run(snippets.v2pe_ids_snippet(stride))
+    drawn = csv(v2pe.ids(stride=stride))
+    np.testing.assert_allclose(out["v2pe"].numpy(), drawn["V2PE id"], rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(out["ordinary"].numpy(), drawn["ordinary id"])
+    out = run(snippets.v2pe_context_snippet(stride))
+    drawn = csv(v2pe.context(stride=stride))
+    np.testing.assert_array_equal(out["v2pe"].numpy(), drawn["positions, V2PE"])
+    np.testing.assert_array_equal(out["ordinary"].numpy(), drawn["positions, ordinary"])

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from posviz.encodings.model_vision import ENCODERS, PRESETS
+from posviz.encodings.v2pe import STRIDES
+from posviz.encodings.video_rope import VIDEO_MODELS
 from posviz.ui.params import PARAMS, Param
 from posviz.ui.settings import setting
 
@@ -74,6 +76,36 @@ Q_ROW = Param("q_row", "Query patch: row", "int", 1, "number", min=0, max=63, st
               help="Row of the query patch in the image's patch grid (before merging).")  # fmt: skip
 Q_COL = Param("q_col", "Query patch: column", "int", 2, "number", min=0, max=63, step=1,
               help="Column of the query patch in the image's patch grid (before merging).")  # fmt: skip
+VIDEO_MODEL = Param(
+    "video_model",
+    "Video generator",
+    "choice",
+    "wan2.1",
+    "radio",
+    options=tuple(VIDEO_MODELS),
+    option_labels={
+        "wan2.1": "Wan 2.1: 44/42/42 of 128, θ = 10000",
+        "hunyuan_video": "HunyuanVideo: 16/56/56 of 128, θ = 256",
+    },
+    help="The video generator whose 3-D RoPE is drawn (as diffusers' WanRotaryPosEmbed and "
+    "HunyuanVideoRotaryPosEmbed compute it).",
+)
+LATENT_FRAMES = Param("latent_frames", "Latent: frames", "int", 3, "slider", min=1, max=8, step=1,
+                      help="Frames of the video's latent (each stands for several frames of video).")  # fmt: skip
+LATENT_HEIGHT = Param("latent_height", "Latent: rows", "int", 4, "slider", min=1, max=6, step=1,
+                      help="Rows of patches in each latent frame.")  # fmt: skip
+LATENT_WIDTH = Param("latent_width", "Latent: columns", "int", 4, "slider", min=1, max=6, step=1,
+                     help="Columns of patches in each latent frame.")  # fmt: skip
+V2PE_STRIDE = Param(
+    "v2pe_stride",
+    "V2PE stride (δ = stride / 256)",
+    "choice",
+    "16",
+    "select",
+    options=tuple(str(s) for s in STRIDES),
+    help="Each image token advances the position by δ = stride / 256 (V2PE trains with these strides); "
+    "256 gives the ordinary ids.",
+)
 
 
 def _video(v) -> bool:
@@ -101,3 +133,8 @@ class VisionSettings:
     q_row: int = setting(Q_ROW, bounds=lambda v: (0, v["image_rows"] * v["merge"] - 1))
     q_col: int = setting(Q_COL, bounds=lambda v: (0, v["image_cols"] * v["merge"] - 1))
     seed: int = setting(PARAMS["seed"])
+    video_model: str = setting(VIDEO_MODEL, section="Video generators' 3-D RoPE")
+    latent_frames: int = setting(LATENT_FRAMES)
+    latent_height: int = setting(LATENT_HEIGHT)
+    latent_width: int = setting(LATENT_WIDTH)
+    v2pe_stride: str = setting(V2PE_STRIDE, section="V2PE")

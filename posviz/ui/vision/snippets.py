@@ -10,6 +10,10 @@ from __future__ import annotations
 from posviz.encodings.model_vision import ENCODERS, PRESETS
 from posviz.encodings.multimodal_pairs import other_patch
 from posviz.encodings.multimodal_prompt import STAMP_TOKENS, TEMPORAL_PATCH, seconds_per_grid
+from posviz.encodings.v2pe import TOKENS_PER_TILE
+from posviz.encodings.video_rope import VIDEO_MODELS
+from posviz.figures.v2pe import MAX_TILES
+from posviz.figures.v2pe import RUNS as V2PE_RUNS
 from posviz.ui.vision.settings import VisionSettings
 
 
@@ -194,4 +198,95 @@ interval = tokens_per_second * torch.tensor(second_per_grid_t, dtype=torch.float
 second_ids = (torch.arange(t) * interval).long()  # Qwen2.5-VL: floor(seconds x tokens_per_second)
 resume = max({k.video_rows}, {k.video_cols})  # 5.23: the next text starts at the video's start + this
 print(frame_ids, second_ids, resume)
+"""
+
+
+def video_head_snippet(video_model: str, frames: int, height: int, width: int) -> str:
+    """Each pair's angle for every patch of the latent, as diffusers' Wan / HunyuanVideo rotary modules."""
+    m = VIDEO_MODELS[video_model]
+    hunyuan = video_model == "hunyuan_video"
+    text = "\n# HunyuanVideo: the text tokens after the video get cos 1, sin 0 (no rotation)" if hunyuan else ""
+    rule = "" if hunyuan else "  (Wan: h = w = 2 (d // 6))"
+    return f"""\
+import torch
+
+head_dim, theta = {m.head_dim}, {m.theta!r}  # {m.name}
+dims = {list(m.dims)}  # components of the head for time, height, width{rule}
+F, H, W = {frames}, {height}, {width}  # the latent in patches
+# one frequency ladder per axis, restarted: theta ** (-2k / d_axis)
+inv_freq = torch.cat([theta ** (-torch.arange(0, d, 2, dtype=torch.float64) / d) for d in dims])  # (head_dim/2,)
+axis = torch.cat([torch.full((d // 2,), a) for a, d in enumerate(dims)])  # 0 time, 1 height, 2 width
+f, h, w = torch.meshgrid(torch.arange(F), torch.arange(H), torch.arange(W), indexing="ij")
+positions = torch.stack([f.flatten(), h.flatten(), w.flatten()], dim=-1).double()  # (F*H*W, 3), frame-major
+angles = positions[:, axis] * inv_freq  # (F*H*W, head_dim/2)
+cos = angles.cos().repeat_interleave(2, dim=-1)  # (F*H*W, head_dim): pairs (x[2k], x[2k+1]) interleaved
+sin = angles.sin().repeat_interleave(2, dim=-1){text}
+print(angles.shape, axis.bincount().tolist())
+"""
+
+
+def video_ladders_snippet(video_model: str) -> str:
+    m = VIDEO_MODELS[video_model]
+    q = PRESETS["qwen3_vl"]
+    return f"""\
+import torch
+
+# {m.name}: one ladder per axis
+dims, theta = {list(m.dims)}, {m.theta!r}
+inv_freq = torch.cat([theta ** (-torch.arange(0, d, 2, dtype=torch.float64) / d) for d in dims])
+video_axis = torch.cat([torch.full((d // 2,), a) for a, d in enumerate(dims)])  # 0 t, 1 h, 2 w
+video_wavelength = 2 * torch.pi / inv_freq  # positions per turn
+
+# {q.name}: one ladder over the whole head, interleaved t h w t h w ...
+head_dim, rope_theta, mrope_section = {q.head_dim}, {q.rope_theta!r}, {list(q.mrope_section)}
+inv_freq = 1.0 / rope_theta ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim)
+qwen_axis = torch.zeros(head_dim // 2, dtype=torch.long)
+qwen_axis[1 : 3 * mrope_section[1] : 3] = 1
+qwen_axis[2 : 3 * mrope_section[2] : 3] = 2
+qwen_wavelength = 2 * torch.pi / inv_freq
+for name, axis in (("video", video_axis), ("qwen3_vl", qwen_axis)):
+    print(name, axis.bincount().tolist())
+"""
+
+
+def v2pe_ids_snippet(stride: int) -> str:
+    return f'''\
+import math
+
+import torch
+
+stride = {stride}  # delta = stride / 256: a visual token's step (256 tokens per 448 x 448 tile)
+delta = stride / {TOKENS_PER_TILE}
+runs = {list(V2PE_RUNS)!r}
+
+
+def position_ids(runs, delta):
+    """V2PE (get_rope_pos_id): text +1, image tokens +delta, text after an image at ceil(last) + 1."""
+    ids, last = [], -1.0
+    for kind, count in runs:
+        if kind == "text":
+            start = math.ceil(last) + 1
+            ids += [float(start + n) for n in range(count)]
+        else:
+            ids += [last + delta * (n + 1) for n in range(count)]
+        last = ids[-1]
+    return torch.tensor(ids, dtype=torch.float64)
+
+
+v2pe = position_ids(runs, delta)
+ordinary = position_ids(runs, 1.0)  # stride 256: the ordinary ids
+print(v2pe[{V2PE_RUNS[0][1] - 1}:{V2PE_RUNS[0][1] + 3}], v2pe[-{V2PE_RUNS[2][1] + 1}:])
+'''
+
+
+def v2pe_context_snippet(stride: int) -> str:
+    return f"""\
+import torch
+
+stride, tokens_per_tile = {stride}, {TOKENS_PER_TILE}
+tiles = torch.arange(1, {MAX_TILES + 1})
+tokens = tiles * tokens_per_tile
+ordinary = tokens  # one position per token
+v2pe = torch.ceil(tokens * stride / tokens_per_tile).long()  # the image's last position, rounded up
+print(ordinary[-1].item(), v2pe[-1].item())
 """

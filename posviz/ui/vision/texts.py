@@ -61,3 +61,25 @@ run, so its time ids are just the running position.
 
 SHOW_OFFSETS = OnDemand("show_offsets", "Score by offset (dh, dw): two query patches side by side")
 SHOW_SPLIT = OnDemand("show_split", "Pixtral, Qwen-VL and Gemma 4: each head's pairs by row and column")
+
+VIDEO_ROPE = """\
+Video **generators** (diffusion transformers) rotate in three axes too, but they do not share one
+frequency ladder the way M-RoPE does. **Wan 2.1** cuts each 128-dim head into three slices,
+44 components for time and 42 each for height and width (`h = w = 2 (d // 6)`), and gives every
+slice its **own** ladder `θ^(−2k / d_axis)` with θ = 10000, starting again from the fastest pair:
+every axis gets fast and slow pairs. **HunyuanVideo** splits 16 / 56 / 56 with θ = 256, so time
+gets only 8 pairs while rows and columns get 28 each, and its **text tokens are not rotated** at
+all (cos 1, sin 0). Pairs are adjacent components `(x[2k], x[2k+1])`. Below them, **Qwen3-VL**
+splits the same 128-dim head by dealing **one** ladder (θ = 5,000,000) out to t, h, w in turn.
+"""
+
+V2PE = """\
+**V2PE** (variable visual position encoding, InternVL) lets an image's tokens share fewer
+positions: each image token advances the position by **δ = stride / 256** instead of 1, and the text
+after the image resumes at **⌈last⌉ + 1**. A 256-token tile then takes `stride` positions, so a long
+document of many tiles fits a context the model was trained on. RoPE is evaluated at the fractional
+positions as they are. `stride = 256` (δ = 1) gives the ordinary ids.
+"""
+
+SHOW_VIDEO_ROPE = OnDemand("show_video_rope", "Wan 2.1 and HunyuanVideo: each head's pairs by frame, row and column")
+SHOW_V2PE = OnDemand("show_v2pe", "V2PE: fractional position ids and what a long image costs")
