@@ -105,7 +105,7 @@ def test_a_bad_step_gets_a_links_notices_and_the_rest_works():
             "title": "Bad",
             "step": [
                 {"title": "bad", "link": "/t5?num_buckets=abc&zzz=1"},
-                {"title": "nowhere", "link": "/nope"},
+                {"title": "nowhere", "link": "/nosuchpage"},
                 {"title": "good", "link": "/alibi?heads=4"},
             ],
         }
@@ -120,7 +120,7 @@ def test_a_bad_step_gets_a_links_notices_and_the_rest_works():
     at.button(key="deck_next").click().run()
     follow(at, deck, value, 2)
     assert not at.exception and at.query_params["slide"] == "2"  # a deck carried whole holds checked links
-    assert [t.value for t in at.title] == ["posviz: how transformers encode position"]  # /nope: the home page
+    assert [t.value for t in at.title] == ["posviz: how transformers encode position"]  # /nosuchpage: the home page
     at.button(key="deck_next").click().run()
     follow(at, deck, value, 3)
     assert not link_notices(at) and value_of(at, "heads") == 4
