@@ -17,7 +17,8 @@ s = read_settings(KerpleSettings)
 lecture = lecture_mode()
 page_header("KERPLE: kernelized relative positions", "Chi et al. 2022 · a learned kernel of the distance per head")
 prose(texts.INTRO, label="What KERPLE does")
-st.latex(r"b_h(i,j)=-p_h\log\big(1+a_h\,(i-j)\big)\quad\text{or}\quad b_h(i,j)=-a_h\,(i-j)^{p_h}")
+st.latex(r"\text{log kernel:}\quad b_h(i,j)=-p_h\log\big(1+a_h\,(i-j)\big)\,")
+st.latex(r"\text{power kernel:}\quad b_h(i,j)=-a_h\,(i-j)^{p_h}\;")  # \; : room for the exponent's overhang
 
 codes = page_snippets(s)
 section("1 · One family of additive biases")
