@@ -25,8 +25,8 @@ def selector(hook: str) -> str:
         return f"[{hook}]"
     if hook.startswith("data-test-"):
         return f"[{hook}]"
-    if hook.startswith("st-key-"):
-        return f".{hook}"
+    if hook.startswith("st-key-"):  # a family of keys (``st-key-fig_<name>``) or one key's class
+        return f'[class*="{hook}"]' if hook.endswith("_") else f".{hook}"
     if hook.startswith("--"):
         return f'[style*="{hook}"]'
     raise ValueError(hook)
