@@ -18,7 +18,8 @@ page = st.navigation(
     [
         st.Page(p.path, title=p.title, icon=f":material/{p.icon}:", url_path=p.key or None, default=not p.key)
         for p in PAGES
-    ]
+    ],
+    expanded=True,  # every page listed: a learner sees the whole family, not "View 9 more"
 )
 page_config(page.title)  # the tab title and a favicon served by the app, not a font host
 start_run(page.url_path)
