@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import plotly.graph_objects as go
 import streamlit as st
 
-from posviz.figures.chart import Chart as FigureChart
-from posviz.ui.cache import Chart
+from posviz.figures.chart import Chart
 from posviz.ui.plot import plot
 
 
@@ -25,7 +23,7 @@ def plotly_config(name: str) -> dict:
 
 
 def show_figure(
-    fig: go.Figure | Chart | FigureChart,
+    fig: Chart,
     *,
     name: str,
     alt: str,
@@ -37,8 +35,7 @@ def show_figure(
     """Draw ``fig`` and, under it, its CSV download and PyTorch code.
 
     Args:
-        fig: the figure, usually shared from a :func:`posviz.ui.cache.cached_figure`, or a
-            :class:`posviz.ui.cache.Chart`: the figure with its CSV.
+        fig: the figure and its CSV, shared from :func:`posviz.ui.cache.chart`.
         name: file stem for the PNG and CSV downloads; also the element key.
         alt: one sentence describing the figure for screen readers.
         csv: a zero-argument callable returning the CSV text; a chart's own by default (built once
@@ -53,10 +50,7 @@ def show_figure(
         slot: the figure's place on the page when ``name`` carries a step or head number; its
             code block keeps its open state under this key (``name`` by default).
     """
-    if isinstance(fig, FigureChart):
-        csv = csv or fig.make_csv
-    elif isinstance(fig, Chart):
-        fig, csv = fig.figure, csv or fig.csv
+    csv = csv or fig.make_csv
     plot(fig, key=f"fig_{name}", config=plotly_config(name), alt=alt, on_select=on_select)
     if csv is None and code is None:
         return

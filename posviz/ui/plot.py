@@ -21,8 +21,6 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-import plotly.graph_objects as go
-import plotly.io as pio
 import streamlit as st
 
 from posviz.figures.chart import Chart
@@ -45,7 +43,7 @@ _component = st.components.v2.component(
 _documents: dict[int, dict[tuple, bytes]] = {}
 
 
-def document(fig: go.Figure | Chart, config: dict, alt: str, select: bool) -> bytes:
+def document(fig: Chart, config: dict, alt: str, select: bool) -> bytes:
     """The bytes the component receives: ``{"figure", "config", "alt", "select"}`` as JSON (UTF-8)."""
     key = (json.dumps(config, sort_keys=True), alt, select)
     per_figure = _documents.get(id(fig))
@@ -54,15 +52,13 @@ def document(fig: go.Figure | Chart, config: dict, alt: str, select: bool) -> by
         weakref.finalize(fig, _documents.pop, id(fig), None)
     if key not in per_figure:
         # numpy arrays as base64 typed arrays, as st.plotly_chart sends; a chart's JSON is made once
-        spec = fig.json if isinstance(fig, Chart) else pio.to_json(fig, validate=False)
+        spec = fig.json
         head = json.dumps({"config": config, "alt": alt, "select": select})
         per_figure[key] = (head[:-1] + ', "figure": ' + spec + "}").encode()
     return per_figure[key]
 
 
-def plot(
-    fig: go.Figure | Chart, *, key: str, config: dict, alt: str, on_select: Callable[[], None] | None = None
-) -> Any:
+def plot(fig: Chart, *, key: str, config: dict, alt: str, on_select: Callable[[], None] | None = None) -> Any:
     """Draw ``fig`` (a shared figure) under ``key``; ``on_select`` runs when a box is drawn on it."""
     callbacks = {} if on_select is None else {"on_selection_change": on_select}
     return _component(

@@ -11,8 +11,8 @@ A scheme declares its settings once::
 Each field names its URL parameter (:class:`posviz.ui.params.Param`), so its
 default is written once, in the parameter or as this page's own default.
 :func:`read_settings` draws the controls in field order and returns the
-object; cached views and figures take it (or a :func:`project`\\ ion of it) as
-their cache key. Shared machinery: this module knows no scheme.
+object; the page hands each figure function the plain values it depends on.
+Shared machinery: this module knows no scheme.
 """
 
 from __future__ import annotations
@@ -80,14 +80,3 @@ def read_settings(cls: type[T], *, where: Any = None) -> T:
         p: Param = meta["param"]
         values[f.name] = control(p, min_value=lo, max_value=hi, where=where)
     return cls(**values)
-
-
-def project(settings: Any, cls: type[T], **given: Any) -> T:
-    """The fields of ``settings`` that ``cls`` names: a narrower cache key.
-
-    A cached view that takes ``project(s, BucketKey)`` depends on those fields
-    only, and cannot read any other (the attribute does not exist), so a
-    change of ``head`` does not recompute the buckets. Fields in ``given``
-    take those values instead (a capped length, a nested key).
-    """
-    return cls(**{f.name: given[f.name] if f.name in given else getattr(settings, f.name) for f in fields(cls)})

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import fields, replace
+from dataclasses import asdict, fields
 from typing import Any
 
 import plotly.graph_objects as go
 import pytest
 import streamlit as st
 
+from posviz.figures.chart import Chart
 from posviz.schemes import PAGES, SCHEMES
 from posviz.ui.params import Param
 from posviz.ui.settings import params_of
@@ -18,7 +19,7 @@ from .conftest import charts, count_calls, open_page, settings_classes, widget
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
-    from posviz.ui.cache import cached_figure
+    from posviz.ui.cache import chart
 
 
 def other_value(p: Param, value: Any) -> Any:
@@ -40,24 +41,28 @@ def test_every_scheme_with_a_page_has_settings():
     assert found - {s.key for s in SCHEMES} <= {p.key for p in PAGES} and "models" in found
 
 
+built: list[tuple] = []  # what probe was called with
+
+
+def probe(*, lecture: bool, **settings: Any) -> Chart:
+    """A figure function: one call per view it is built for."""
+    built.append((tuple(sorted(settings.items())), lecture))
+    return Chart.of(go.Figure(layout={"title": {"text": repr(sorted(settings.items()))}}))
+
+
 @pytest.mark.parametrize("cls", settings_classes(), ids=lambda c: c.__name__)
 def test_views_differing_in_any_one_setting_never_share_a_figure(cls):
-    built = []
-
-    @cached_figure
-    def probe(s, lecture: bool) -> go.Figure:
-        built.append((s, lecture))
-        return go.Figure(layout={"title": {"text": repr(s)}})
-
-    base = cls()
-    first = probe(base, False)
-    assert probe(base, False) is first and len(built) == 1  # the same view: served from the cache
+    st.cache_resource.clear()
+    built.clear()
+    base = asdict(cls())
+    first = chart(probe, **base, lecture=False)
+    assert chart(probe, **base, lecture=False) is first and len(built) == 1  # the same view: from the cache
     for name, p in params_of(cls).items():
-        changed = replace(base, **{name: other_value(p, getattr(base, name))})
-        spec = probe(changed, False)
-        assert spec["layout"]["title"]["text"] == repr(changed), name  # built for this view, not another's
+        changed = {**base, name: other_value(p, base[name])}
+        spec = chart(probe, **changed, lecture=False).spec
+        assert spec["layout"]["title"]["text"] == repr(sorted(changed.items())), name  # built for this view
     assert len(built) == 1 + len(params_of(cls))
-    probe(base, True)  # lecture mode is part of every figure's key too
+    chart(probe, **base, lecture=True)  # lecture mode is part of every figure's key too
     assert len(built) == 2 + len(params_of(cls))
 
 

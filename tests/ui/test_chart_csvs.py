@@ -15,11 +15,11 @@ from posviz.figures.chart import Chart as FigureChart
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
-    from posviz.ui.cache import Chart, cached_figure
+    from posviz.ui.cache import chart
 
 
-def frame(chart: Chart | FigureChart) -> pd.DataFrame:
-    assert isinstance(chart, Chart | FigureChart) and chart.csv is not None
+def frame(chart: FigureChart) -> pd.DataFrame:
+    assert isinstance(chart, FigureChart) and chart.csv() is not None
     return pd.read_csv(io.StringIO(chart.csv()))
 
 
@@ -241,13 +241,15 @@ def test_rope_charts_carry_what_they_draw():
         np.testing.assert_allclose(angles[f"pair {p} linear"], pos * inv[p], rtol=1e-12)
 
 
+calls: list[int] = []
+
+
+def counted(*, n: int) -> FigureChart:
+    return FigureChart.of(go.Figure(go.Scatter(y=[n])), lambda: calls.append(n) or f"n\n{n}\n")
+
+
 def test_a_cached_chart_builds_its_csv_once_per_view():
-    calls = []
-
-    @cached_figure
-    def counted(n: int) -> Chart:
-        return Chart(go.Figure(go.Scatter(y=[n])), lambda: calls.append(n) or f"n\n{n}\n")
-
-    first, again = counted(7), counted(7)
-    assert first.csv() == again.csv() == "n\n7\n" and calls == [7]  # one build, shared by every session
-    assert counted(8).csv() == "n\n8\n" and calls == [7, 8]
+    calls.clear()
+    first, again = chart(counted, n=7), chart(counted, n=7)
+    assert first is again and first.csv() == again.csv() == "n\n7\n" and calls == [7]  # one build, shared
+    assert chart(counted, n=8).csv() == "n\n8\n" and calls == [7, 8]

@@ -1,4 +1,4 @@
-"""/compare, /vision and /models: each figure carries its CSV (posviz.ui.cache.Chart), and that CSV
+"""/compare, /vision and /models: each figure carries its CSV (posviz.figures.chart.Chart), and that CSV
 holds the arrays of the view the figure is drawn from.
 
 Each CSV is parsed back (pandas) and its columns are checked by name and by value against the view's
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -18,13 +17,9 @@ import pytest
 from posviz.encodings.models import CONFIG_DIR
 from posviz.figures.chart import Chart as FigureChart
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # no runtime: Streamlit warns that caches live in memory
-    from posviz.ui.cache import Chart
-
 
 def csv_of(chart) -> str:
-    assert isinstance(chart, FigureChart) or (isinstance(chart, Chart) and chart.csv is not None)
+    assert isinstance(chart, FigureChart)
     text = chart.csv()
     assert text is not None
     return text
