@@ -512,7 +512,7 @@ def test_cope_hostile_text_is_shown_as_text(app_url, page, page_events, screensh
 
 def test_moving_to_another_page_starts_from_its_own_defaults(app_url, page, page_events, screenshots):
     open_page(page, f"{app_url}/skew?seq_len=12", charts=SKEW_CHARTS)
-    page.locator(NAV_LINK, has_text="RoPE").click()
+    page.locator(NAV_LINK).and_(page.get_by_role("link", name="RoPE", exact=True)).click()  # not "NoPE and DroPE"
     page.wait_for_function("() => location.pathname.endsWith('/rope')", timeout=RENDER_TIMEOUT_MS)
     wait_idle(page)
     wait_charts(page, 4)  # RoPE at its defaults: sections 1-4, the later ones wait to be opened

@@ -212,7 +212,8 @@ def test_no_request_leaves_the_server(visit, app_url, browser):
         page.goto(f"{app_url}/", timeout=LOAD_TIMEOUT_MS)
         _idle(page)
         for _, title, _ in PAGES[1:]:
-            page.locator('[data-testid="stSidebarNavLink"]', has_text=title).first.click()
+            nav = page.locator('[data-testid="stSidebarNavLink"]')
+            nav.and_(page.get_by_role("link", name=title, exact=True)).click()  # "RoPE" is in "NoPE and DroPE"
             page.wait_for_function("t => document.title.startsWith(t)", arg=title, timeout=LOAD_TIMEOUT_MS)
             _idle(page)
     finally:
