@@ -28,3 +28,58 @@ def shown(length, stride, start=0, count=None):
     pos = torch.arange(start, stop, stride)
     return pos if pos[-1] == stop - 1 else torch.cat([pos, torch.tensor([stop - 1])])
 '''
+
+
+CURVE_FN = '''\
+def curve_positions(last, dense, points, start=0):
+    """Every value from start up to dense, then `points` log-spaced values up to last (sorted, unique)."""
+    if last <= start:
+        return torch.tensor([start])
+    near = torch.arange(start, min(dense, last) + 1)
+    far = torch.logspace(0, math.log10(last), max(points, 2), dtype=torch.float64).round().long().clamp(1, last)
+    far[-1] = last
+    return torch.unique(torch.cat([near, far[far >= start]]))
+'''
+
+
+GET_SLOPES = '''\
+def get_slopes(n):
+    """ofirpress/attention_with_linear_biases: the slope of each of n heads."""
+    def get_slopes_power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        ratio = start
+        return [start * ratio**i for i in range(n)]
+
+    if math.log2(n).is_integer():
+        return get_slopes_power_of_2(n)
+    closest_power_of_2 = 2 ** math.floor(math.log2(n))
+    return (
+        get_slopes_power_of_2(closest_power_of_2)
+        + get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
+    )
+'''
+
+
+T5_BUCKET_FN = '''\
+def relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
+    """Hugging Face T5Attention._relative_position_bucket."""
+    relative_buckets = 0
+    if bidirectional:
+        num_buckets //= 2
+        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
+        relative_position = torch.abs(relative_position)
+    else:
+        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
+    max_exact = num_buckets // 2
+    is_small = relative_position < max_exact
+    relative_position_if_large = max_exact + (
+        torch.log(relative_position.float() / max_exact)
+        / math.log(max_distance / max_exact)
+        * (num_buckets - max_exact)
+    ).to(torch.long)
+    relative_position_if_large = torch.min(
+        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1)
+    )
+    relative_buckets += torch.where(is_small, relative_position, relative_position_if_large)
+    return relative_buckets
+'''

@@ -9,26 +9,9 @@ from __future__ import annotations
 
 from posviz.figures.axes import Axes
 from posviz.ui.alibi.settings import AlibiSettings
-from posviz.ui.code import SHOWN_FN, shown_args
+from posviz.ui.code import GET_SLOPES, SHOWN_FN, shown_args
 
 ALIBI_PARTS = ("slopes", "bias", "receptive")
-
-GET_SLOPES = '''\
-def get_slopes(n):
-    """ofirpress/attention_with_linear_biases: the slope of each of n heads."""
-    def get_slopes_power_of_2(n):
-        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
-        ratio = start
-        return [start * ratio**i for i in range(n)]
-
-    if math.log2(n).is_integer():
-        return get_slopes_power_of_2(n)
-    closest_power_of_2 = 2 ** math.floor(math.log2(n))
-    return (
-        get_slopes_power_of_2(closest_power_of_2)
-        + get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
-    )
-'''
 
 
 def alibi_snippet(

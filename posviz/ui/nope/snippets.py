@@ -7,19 +7,10 @@ a test runs every snippet and compares with the page.
 
 from __future__ import annotations
 
+from posviz.ui.code import CURVE_FN
 from posviz.ui.nope.settings import NopeSettings
 
 # The distances (or positions) a curve figure draws: every one up to `dense`, then log-spaced.
-CURVE_FN = '''\
-def curve_positions(last, dense, points, start=0):
-    """Every value from start up to dense, then `points` log-spaced values up to last (sorted, unique)."""
-    if last <= start:
-        return torch.tensor([start])
-    near = torch.arange(start, min(dense, last) + 1)
-    far = torch.logspace(0, math.log10(last), max(points, 2), dtype=torch.float64).round().long().clamp(1, last)
-    far[-1] = last
-    return torch.unique(torch.cat([near, far[far >= start]]))
-'''
 
 
 NOPE_PARTS = ("marker", "permutation", "layers", "temperature", "drope")

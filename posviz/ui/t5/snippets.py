@@ -7,33 +7,8 @@ compares its tensors with the package's.
 from __future__ import annotations
 
 from posviz.figures.axes import Axes
-from posviz.ui.code import SHOWN_FN, shown_lines
+from posviz.ui.code import SHOWN_FN, T5_BUCKET_FN, shown_lines
 from posviz.ui.t5.settings import T5Settings
-
-T5_BUCKET_FN = '''\
-def relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
-    """Hugging Face T5Attention._relative_position_bucket."""
-    relative_buckets = 0
-    if bidirectional:
-        num_buckets //= 2
-        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
-        relative_position = torch.abs(relative_position)
-    else:
-        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
-    max_exact = num_buckets // 2
-    is_small = relative_position < max_exact
-    relative_position_if_large = max_exact + (
-        torch.log(relative_position.float() / max_exact)
-        / math.log(max_distance / max_exact)
-        * (num_buckets - max_exact)
-    ).to(torch.long)
-    relative_position_if_large = torch.min(
-        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1)
-    )
-    relative_buckets += torch.where(is_small, relative_position, relative_position_if_large)
-    return relative_buckets
-'''
-
 
 # The variable that holds each step (1-based, as PIPELINE_STEPS) of the "steps" snippet.
 T5_STEP_VARIABLES = ("n", "is_small", "val_if_large_float", "val_if_large_long", "val_if_large", "within")
