@@ -61,7 +61,9 @@ def permutation(*, dim: int, seed: int, lecture: bool = False) -> Chart:
     """How much each token's output changes when the sentence is reversed, without and with the causal mask."""
     lk = look(lecture)
     length = 6
-    x = toy_normal(length, dim, generator=torch.Generator().manual_seed(seed))
+    # Scaled so a token's score with itself is about 1 at any dim (|x|^2 / sqrt(d) = 1): unscaled, at dim 512 each
+    # token's own score wins the softmax outright and both bars look like 0.
+    x = toy_normal(length, dim, generator=torch.Generator().manual_seed(seed)).double() / dim**0.25
     order = torch.arange(length - 1, -1, -1)
     free, masked = permutation_change(x, order, causal=False).numpy(), permutation_change(x, order, causal=True).numpy()
     tokens = [f"token {i + 1}" for i in range(length)]

@@ -61,7 +61,8 @@ def nope_snippet(*, part: str, seq_len: int = 16, dim: int = 64, base: float = 1
         lines = [*HEADER, f"length, dim = {length}, {dim}"]
         lines += [
             f"g = torch.Generator().manual_seed({seed})",
-            "x = torch.randn(length, dim, generator=g).double()  # token vectors; query = key = value, no projections",
+            "x = torch.randn(length, dim, generator=g).double() / dim**0.25  # tokens, each scoring ~1 with itself",
+            "# query = key = value, no projections",
             "order = torch.arange(length - 1, -1, -1)  # reverse the sentence",
             "back = torch.argsort(order)  # where each token went",
             "change = {}",
