@@ -13,6 +13,7 @@ import functools
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,9 +26,11 @@ from posviz.figures.plotly_private import figure_of
 LINE_EM = 1.3  # Plotly's line height for text with <br>
 # The app's own font (Streamlit serves it, so every viewer has it); measured mean
 # advance of a character in our titles: 0.38-0.42 em. 0.5 em leaves room for the
-# sans-serif fallback (DejaVu Sans, about 0.5 em).
-FONT = '"Source Sans", "Source Sans Pro", sans-serif'
-CHAR_EM = 0.5
+# sans-serif fallback (DejaVu Sans, about 0.5 em). Chinese text falls back, glyph by glyph,
+# to a system CJK font (none is fetched from another host); a CJK character is 1 em wide.
+CJK_FONTS = '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei"'
+FONT = f'"Source Sans", "Source Sans Pro", {CJK_FONTS}, sans-serif'
+CHAR_EM = 0.5  # per narrow character; a wide (CJK) character counts twice
 TITLE_PAD = 10  # px above the title
 GAP = 12  # px between stacked blocks (title, subtitle, subplot titles, plot)
 LEGEND_SYMBOL = 40  # px a legend entry spends beside its text
@@ -114,9 +117,10 @@ def subtitle_lines(*parts: str | None) -> str | None:
 def wrap(text: str | None, *, size: float, width: float) -> str:
     """``text`` with ``<br>`` inserted so no line is wider than ``width`` px at font ``size`` px.
 
-    Existing ``<br>`` are kept. A line breaks after a clause ("; ", ": ", ", ") when one
-    ends in the second half of the line, else at the last space that fits; a single
-    word longer than the line stays whole.
+    Existing ``<br>`` are kept. A line breaks after a clause ("; ", ": ", ", ", or Chinese
+    "；", "：", "，", "。") when one ends in the second half of the line, else at the last
+    space, or after the last Chinese character, that fits; a single word longer than the
+    line stays whole. A wide (CJK) character counts as two narrow ones.
     """
     if not text:
         return ""
@@ -124,15 +128,36 @@ def wrap(text: str | None, *, size: float, width: float) -> str:
     return "<br>".join(line for part in text.split("<br>") for line in _wrap_line(part, budget))
 
 
+_CLAUSES = ("; ", ": ", ", ", "；", "：", "，", "。")
+_NO_LINE_START = set("，。；：、）》”’！？")  # Chinese punctuation that never begins a line
+
+
+def _wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in "WF"
+
+
+def _fits(line: str, budget: int) -> int:
+    """How many leading characters of ``line`` are at most ``budget`` narrow characters wide."""
+    used = 0
+    for i, ch in enumerate(line):
+        used += 2 if _wide(ch) else 1
+        if used > budget:
+            return i
+    return len(line)
+
+
 def _wrap_line(line: str, budget: int) -> list[str]:
     out: list[str] = []
-    while len(line) > budget:
-        head = line[: budget + 1]
-        cut = max((head.rfind(mark) + len(mark) - 1 for mark in ("; ", ": ", ", ")), default=-1)
-        if cut < budget // 2:
+    while _fits(line, budget) < len(line):
+        n = _fits(line, budget)
+        head = line[: n + 1]
+        cut = max((head.rfind(mark) + len(mark) - (mark[-1] == " ") for mark in _CLAUSES), default=-1)
+        if cut < n // 2:
             cut = head.rfind(" ")
+            after_wide = (i + 1 for i in range(n) if _wide(head[i]) and head[i + 1] not in _NO_LINE_START)
+            cut = max(cut, max(after_wide, default=-1))
         if cut <= 0:
-            cut = line.find(" ", budget)
+            cut = line.find(" ", n)
             if cut < 0:
                 break
         out.append(line[:cut].rstrip())

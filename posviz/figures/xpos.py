@@ -14,6 +14,7 @@ from posviz.encodings.xpos import xpos_decay, xpos_score_by_distance, xpos_zeta
 from posviz.figures.chart import Chart
 from posviz.figures.csv import columns_csv
 from posviz.figures.layout import finish, look, number, subtitle_lines
+from posviz.i18n import _
 
 PAIRS_SHOWN = 6  # decay curves: the fastest pair, the slowest, and evenly between
 DENSE, POINTS = 128, 400  # every distance up to 128, then log-spaced
@@ -48,22 +49,25 @@ def decay(*, dim: int, scale_base: float, seq_len: int, lecture: bool = False) -
             "mode": "lines",
             "x": x[1:],
             "y": factors[1:, i].astype(np.float32),
-            "name": f"pair {p}: ζ = {number(zeta[p], 3)}",
+            "name": _("pair {p}: ζ = {zeta}").format(p=p, zeta=number(zeta[p], 3)),
             "line": {"width": lk.line, "color": _pair_color(i, len(pairs))},
-            "hovertemplate": "distance n − m = %{x}<br>factor %{y:.4g}<extra>" + f"pair {p}" + "</extra>",
+            "hovertemplate": _("distance n − m = %{x}<br>factor %{y:.4g}")
+            + f"<extra>{_('pair {p}').format(p=p)}</extra>",
         }
         for i, p in enumerate(pairs.tolist())
     ]
     layout = {
-        "xaxis": {"title": {"text": "distance n − m (log)"}, "type": "log"},
-        "yaxis": {"title": {"text": "factor on the pair's score"}, "range": [0, 1.05]},
+        "xaxis": {"title": {"text": _("distance n − m (log)")}, "type": "log"},
+        "yaxis": {"title": {"text": _("factor on the pair's score")}, "range": [0, 1.05]},
     }
     figure = finish(
         {"data": data, "layout": layout},
-        title=f"xPos decay per pair: ζ_k^((n − m)/{number(scale_base)})",
+        title=_("xPos decay per pair: ζ_k^((n − m)/{scale_base})").format(scale_base=number(scale_base)),
         subtitle=subtitle_lines(
-            f"ζ_k = (2k + 0.4·d)/(1.4·d) from {number(zeta[0], 3)} (pair 0, fastest) to {number(zeta[-1], 3)}",
-            "the fast pairs, whose rotations already average out at a distance, are damped most",
+            _("ζ_k = (2k + 0.4·d)/(1.4·d) from {first} (pair 0, fastest) to {last}").format(
+                first=number(zeta[0], 3), last=number(zeta[-1], 3)
+            ),
+            _("the fast pairs, whose rotations already average out at a distance, are damped most"),
         ),
         lecture=lecture,
     )
@@ -79,7 +83,7 @@ def scores(*, dim: int, scale_base: float, seq_len: int, seed: int, lecture: boo
     r = distances(seq_len)
     rope, xpos = (s.numpy() for s in xpos_score_by_distance(q, k, r, scale_base=scale_base))
     x = r.numpy().astype(np.int32)
-    lines = ((rope, "RoPE: q·R_(n−m) k", ROPE_COLOR), (xpos, "xPos: the same, each pair decayed", XPOS_COLOR))
+    lines = ((rope, _("RoPE: q·R_(n−m) k"), ROPE_COLOR), (xpos, _("xPos: the same, each pair decayed"), XPOS_COLOR))
     data = [
         {
             "type": "scatter",
@@ -88,20 +92,22 @@ def scores(*, dim: int, scale_base: float, seq_len: int, seed: int, lecture: boo
             "y": y.astype(np.float32),
             "name": name,
             "line": {"width": lk.line, "color": color},
-            "hovertemplate": "distance %{x}<br>score %{y:.4g}<extra>" + name + "</extra>",
+            "hovertemplate": _("distance %{x}<br>score %{y:.4g}") + "<extra>" + name + "</extra>",
         }
         for y, name, color in lines
     ]
     layout = {
-        "xaxis": {"title": {"text": "distance n − m (log)"}, "type": "log"},
-        "yaxis": {"title": {"text": "score q_n · k_m"}, "zeroline": True},
+        "xaxis": {"title": {"text": _("distance n − m (log)")}, "type": "log"},
+        "yaxis": {"title": {"text": _("score q_n · k_m")}, "zeroline": True},
     }
     figure = finish(
         {"data": data, "layout": layout},
-        title="The score of one query and one key against their distance",
+        title=_("The score of one query and one key against their distance"),
         subtitle=subtitle_lines(
-            f"random q and k (seed {seed}), d = {dim}; RoPE's score keeps oscillating at any distance",
-            "xPos damps it: far keys score closer to 0, so attention favours the near ones",
+            _("random q and k (seed {seed}), d = {dim}; RoPE's score keeps oscillating at any distance").format(
+                seed=seed, dim=dim
+            ),
+            _("xPos damps it: far keys score closer to 0, so attention favours the near ones"),
         ),
         lecture=lecture,
     )

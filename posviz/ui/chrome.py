@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 import streamlit as st
 
+from posviz.i18n import _
 from posviz.ui.controls import lecture_mode, show_notices
 from posviz.ui.front import style
 from posviz.ui.sections import anchors
@@ -30,8 +32,22 @@ def prose(markdown: str, *, label: str = "Explanation") -> None:
         st.markdown(markdown)
 
 
+def anchor_of(text: str) -> str:
+    """The id Streamlit's front end gives a heading of ``text``: lower case, runs of letters and digits
+    joined by ``-`` ("1 · The decay of each pair" -> ``1-the-decay-of-each-pair``)."""
+    return "-".join(w for w in re.split(r"[\W_]+", text.lower()) if w)
+
+
 def section(title: str) -> None:
-    st.header(title, divider="gray")
+    """A numbered section's heading, in the run's language; its anchor is the English title's, so a
+    link (or a deck step) opens the same section in every language. ``title`` is the English text
+    (``tools.i18n`` takes ``section("...")`` as a marked text)."""
+    st.header(_(title), anchor=anchor_of(title), divider="gray")
+
+
+def subsection(title: str) -> None:
+    """A heading under a section, translated as :func:`section` is, its anchor the English title's."""
+    st.subheader(_(title), anchor=anchor_of(title))
 
 
 def short_code(code: str) -> None:

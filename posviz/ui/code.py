@@ -2,7 +2,34 @@
 
 from __future__ import annotations
 
+import io
+import tokenize
+
 from posviz.figures.axes import Axes
+from posviz.i18n import DEFAULT, _, current
+
+
+def translated_comments(code: str) -> str:
+    """``code`` with each ``# comment`` in the run's language (the code itself stays as it is).
+
+    A comment is looked up whole in the catalogue (``tools.i18n`` lists the snippets' comments); one
+    it does not hold, such as a pasted reference implementation's, is left as written.
+    """
+    if current() == DEFAULT or "#" not in code:
+        return code
+    lines = code.splitlines(keepends=True)
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(code).readline) if t.type == tokenize.COMMENT]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return code
+    for tok in reversed(tokens):
+        row, col = tok.start
+        text = tok.string[1:].strip()
+        translated = _(text)
+        if translated != text:
+            line = lines[row - 1]
+            lines[row - 1] = line[:col] + "# " + translated + line[col + len(tok.string) :]
+    return "".join(lines)
 
 
 def shown_args(stride: int, start: int = 0, count: int | None = None) -> str:

@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlparse
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from posviz.i18n import _
 from posviz.ui.params import PARAMS, Param, clean_text, link_text, parse, quote_raw
 from posviz.ui.state import BOUND as _BOUND
 from posviz.ui.state import FIXED as _FIXED
@@ -39,27 +40,29 @@ def set_on_next_run(values: dict[str, Any]) -> None:
 
 
 def _widget(p: Param, lo: Any, hi: Any, where: Any) -> Any:
-    common = dict(key=p.key, help=p.help or None, bind="query-params")
+    """The widget of ``p``, its label, help and option captions in the run's language."""
+    common = dict(key=p.key, help=_(p.help) or None, bind="query-params")
+    label = _(p.label)
     if p.widget == "toggle":
-        return where.toggle(p.label, value=p.default, **common)
+        return where.toggle(label, value=p.default, **common)
     if p.widget in ("radio", "select"):  # select: a long list; the link holds the option itself (no format_func)
         common["index"] = p.options.index(p.default)
         if p.widget == "select":
-            return where.selectbox(p.label, p.options, **common)
+            return where.selectbox(label, p.options, **common)
         return where.radio(
-            p.label, p.options, horizontal=True, captions=[p.option_labels.get(o, "") for o in p.options], **common
+            label, p.options, horizontal=True, captions=[_(p.option_labels.get(o, "")) for o in p.options], **common
         )
     if p.widget == "text_area":
-        return where.text_area(p.label, value=p.default, max_chars=int(p.max) if p.max else None, height=150, **common)
+        return where.text_area(label, value=p.default, max_chars=int(p.max) if p.max else None, height=150, **common)
     cast = _widget_type(p)
     default = min(max(p.default, lo), hi)
     step = 2 if p.even else p.step or 1  # + and - keep an even value even
     kwargs = dict(min_value=cast(lo), max_value=cast(hi), value=cast(default), step=cast(step))
     if p.widget == "slider":
-        return where.slider(p.label, **kwargs, **common)
+        return where.slider(label, **kwargs, **common)
     if p.kind == "int":
         kwargs["format"] = "%.0f"
-    return where.number_input(p.label, **kwargs, **common)
+    return where.number_input(label, **kwargs, **common)
 
 
 def _widget_type(p: Param) -> type:
@@ -197,7 +200,7 @@ def start_run(page: str | None = None) -> None:
     state[_PAGE] = page
     if last is not None and last != page:
         for key in state.get(_BOUND, set()) | set(PARAMS):
-            if key != "lecture":
+            if key not in EVERY_PAGE_KEYS:
                 state.pop(key, None)
         for key in [k for k in state if k.startswith(("show_", "code_"))]:  # open sections and code blocks
             state.pop(key, None)
@@ -211,6 +214,7 @@ def start_run(page: str | None = None) -> None:
         notices.pop(_UNKNOWN_PAGE, None)
 
 
+EVERY_PAGE_KEYS = ("lecture", "lang")  # the shared sidebar's: a move to another page keeps them
 _UNKNOWN_PAGE = "_page"  # the notices' entry for a link to a page that does not exist
 _PAGES_ARE = "The sidebar lists every page."
 
@@ -253,7 +257,7 @@ def show_notices() -> None:
     """
     _rerun_if_corrected()
     st.session_state[_HEADER_SHOWN] = True
-    for message, _ in st.session_state.get(_NOTICES, {}).values():
+    for message, _value in st.session_state.get(_NOTICES, {}).values():
         st.warning(message, icon=":material/link_off:")
 
 

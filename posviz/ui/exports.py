@@ -12,6 +12,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from posviz.figures.chart import Chart
+from posviz.ui.code import translated_comments
 from posviz.ui.plot import plot
 
 
@@ -72,4 +73,4 @@ def show_figure(
         key = f"code_{slot or name}"
         with right.expander("PyTorch code", icon=":material/code:", key=key, on_change="rerun") as box:
             if box.open:
-                st.code(code, language="python")
+                st.code(translated_comments(code), language="python")

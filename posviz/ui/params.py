@@ -16,6 +16,8 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from posviz.i18n import LANGUAGES, N_
+
 MAX_LEN = 131072
 MAX_CURVE_LEN = 1048576  # 1-D curves (one value per position) go further than matrices
 
@@ -76,6 +78,16 @@ Q_START = Param(
 PARAMS: dict[str, Param] = {
     p.key: p
     for p in [
+        Param(
+            "lang",
+            N_("Language · 语言"),
+            "choice",
+            "en",
+            "radio",
+            options=tuple(LANGUAGES),
+            option_labels=dict(LANGUAGES),  # each language by its own name, never translated
+            help=N_("The language of every page, figure and deck; links keep it (lang=zh)."),
+        ),
         Param(
             "lecture",
             "Lecture mode",

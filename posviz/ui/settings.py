@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
+from posviz.i18n import _
 from posviz.ui.controls import control
 from posviz.ui.params import Param, narrowed
 
@@ -73,7 +74,7 @@ def read_settings(cls: type[T], *, where: Any = None) -> T:
             values[f.name] = f.default
             continue
         if meta["section"]:
-            where.subheader(meta["section"])
+            where.subheader(_(meta["section"]))
         lo, hi = None, None
         if meta["bounds"] is not None:
             lo, hi = meta["bounds"](values) if callable(meta["bounds"]) else meta["bounds"]

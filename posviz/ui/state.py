@@ -51,6 +51,7 @@ MODELS_NOTICES = "_models_notices"  # {URL key: (notice, the model it is about)}
 MODELS_SHOWN = "_models_shown_"  # + URL key ("model", "vs"): the value this page last put in the list
 MODELS_HUB_BOX = "_models_hub_"  # + URL key: the Hub id text box under a model's list
 T5_KEPT = "t5_kept_table"  # the /t5 bias table in use, kept while its editor is closed
+LANG_FROM_BROWSER = "_lang_from_browser"
 
 KEYS: dict[str, str] = {
     PENDING: "controls: values for controls to take on the next run",
@@ -72,8 +73,10 @@ KEYS: dict[str, str] = {
     MODELS_SEEN: "/models: the models and depth of the last run",
     MODELS_NOTICES: "/models: a notice about a model, kept while it is drawn",
     T5_KEPT: "/t5: the bias table kept while its editor is closed",
+    LANG_FROM_BROWSER: "language: the browser's language was read (a session's first run)",
     # Widgets that are not settings (their value is the widget's own).
     "lecture": "sidebar: lecture mode (a URL key drawn on every page)",
+    "lang": "sidebar: the language switch (a URL key drawn on every page)",
     "step": "walk-throughs: the step slider (a URL key)",
     "step_prev": "walk-throughs: Previous",
     "step_next": "walk-throughs: Next",
