@@ -53,7 +53,9 @@ def _figure_at(at: Any, anchor: str) -> tuple[dict[str, Any] | None, str]:
     after = not anchor
     first = None
     for el in _leaves(at.main):
-        if el.type in ("title", "header", "subheader") and anchor and slug(str(el.value)) == anchor:
+        # A heading's own anchor (a section's is its English title's in every language), else its text's.
+        own = getattr(el.proto, "anchor", "") if el.type in ("title", "header", "subheader") else ""
+        if el.type in ("title", "header", "subheader") and anchor and (own or slug(str(el.value))) == anchor:
             after = True
         if el.type == "bidi_component" and el.proto.component_name == PLOT:
             doc = json.loads(el.proto.bytes)
@@ -64,8 +66,9 @@ def _figure_at(at: Any, anchor: str) -> tuple[dict[str, Any] | None, str]:
     return first if first is not None else (None, "")
 
 
-def slide_of(step: Step, *, timeout: float = TIMEOUT_S) -> Slide:
-    """Run the step's page with its settings (lecture mode on unless the link says) and take its figure."""
+def slide_of(step: Step, *, timeout: float = TIMEOUT_S, lang: str = "") -> Slide:
+    """Run the step's page with its settings (lecture mode on unless the link says; in ``lang`` unless the
+    link says) and take its figure."""
     from streamlit.logger import set_log_level
     from streamlit.testing.v1 import AppTest  # the CLI's dependency, not the package's
 
@@ -74,6 +77,8 @@ def slide_of(step: Step, *, timeout: float = TIMEOUT_S) -> Slide:
     at = AppTest.from_file(str(APP), default_timeout=timeout)
     params = dict(step.params)
     params.setdefault("lecture", "true")
+    if lang:
+        params.setdefault("lang", lang)
     at.query_params.update(params)
     if step.page:
         at.switch_page(page_of(step.page).path)
@@ -86,4 +91,4 @@ def slide_of(step: Step, *, timeout: float = TIMEOUT_S) -> Slide:
 
 def slides_of(deck: Deck, *, timeout: float = TIMEOUT_S) -> list[Slide]:
     """Every slide of ``deck``, in order."""
-    return [slide_of(step, timeout=timeout) for step in deck.steps]
+    return [slide_of(step, timeout=timeout, lang=deck.lang) for step in deck.steps]

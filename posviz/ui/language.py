@@ -13,7 +13,7 @@ import streamlit as st
 
 from posviz.i18n import DEFAULT, LANGUAGES, activate
 from posviz.ui.controls import control, set_on_next_run
-from posviz.ui.state import LANG_FROM_BROWSER
+from posviz.ui.state import DECK_ARRIVE, LANG_FROM_BROWSER
 
 
 def browser_language(locale: str | None) -> str | None:
@@ -27,12 +27,14 @@ def browser_language(locale: str | None) -> str | None:
 def start_language() -> str:
     """Choose and activate this run's language (call before any text is drawn).
 
-    Order: the switch's value (the session's widget, which Streamlit keeps in step with the link), a
-    ``lang`` in the link (an unknown value reads as English until the control draws its notice), the
-    browser's language on a session's first run (put into the link, so the address bar says it).
+    Order: a deck's slide arriving with its language; the switch's value (the session's widget,
+    which Streamlit keeps in step with the link); a ``lang`` in the link (an unknown value reads as
+    English until the control draws its notice); the browser's language on a session's first run
+    (put into the link, so the address bar says it).
     """
     state = st.session_state
-    lang = state.get("lang")
+    arriving = state.get(DECK_ARRIVE)  # a deck's slide about to seed its settings (its language among them)
+    lang = arriving[0].get("lang") if arriving else state.get("lang")
     if lang not in LANGUAGES:
         raw = st.query_params.get_all("lang")
         if raw:

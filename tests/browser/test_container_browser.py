@@ -44,10 +44,13 @@ def _open(browser, url: str):
     return context, page, errors
 
 
-@pytest.mark.parametrize("lecture", [False, True], ids=["default", "lecture"])
+@pytest.mark.parametrize(
+    ("lecture", "lang"), [(False, "en"), (True, "en"), (True, "zh")], ids=["default", "lecture", "zh"]
+)
 @pytest.mark.parametrize("key", [p.key for p in PAGES], ids=lambda k: k or "home")
-def test_every_page_is_accessible_and_quiet(browser, container_url, key, lecture):
-    query = "&".join([*(["lecture=1"] if lecture else []), every_section_open()])
+def test_every_page_is_accessible_and_quiet(browser, container_url, key, lecture, lang):
+    query = "&".join([*(["lecture=1"] if lecture else []), *([f"lang={lang}"] if lang != "en" else []),
+                      every_section_open()])  # fmt: skip
     context, page, errors = _open(browser, f"{container_url}/{key}?{query}")
     try:
         page.goto(f"{container_url}/{key}?{query}", timeout=LOAD_TIMEOUT_MS)
@@ -58,7 +61,7 @@ def test_every_page_is_accessible_and_quiet(browser, container_url, key, lecture
         results = Axe().run(page)
         found = [v for v in results.response["violations"] if v["impact"] in SERIOUS]
         detail = [(v["id"], v["impact"], [n["html"][:120] for n in v["nodes"][:3]]) for v in found]
-        assert not found, f"axe-core on /{key} (lecture={lecture}): {detail}"
+        assert not found, f"axe-core on /{key} (lecture={lecture}, lang={lang}): {detail}"
         assert not errors, f"console errors on /{key}: {errors}"
     finally:
         context.close()

@@ -108,8 +108,8 @@ def visit(app_url, browser, screenshots):
     """``visit(path, size, lecture=True)``: load a page once, measure it, remember the result."""
     done: dict[tuple, Visit] = {}
 
-    def run(path: str, size: tuple[int, int], lecture: bool = True) -> Visit:
-        key = (path, size, lecture)
+    def run(path: str, size: tuple[int, int], lecture: bool = True, lang: str = "en") -> Visit:
+        key = (path, size, lecture, lang)
         if key in done:
             return done[key]
         charts = CHARTS[path]
@@ -118,7 +118,8 @@ def visit(app_url, browser, screenshots):
         try:
             page = context.new_page()
             page.on("request", lambda r: requests.append(r.url))
-            query = "&".join([*(["lecture=1"] if lecture else []), every_section_open()])
+            query = "&".join([*(["lecture=1"] if lecture else []), *([f"lang={lang}"] if lang != "en" else []),
+                              every_section_open()])  # fmt: skip
             page.goto(f"{app_url}/{path}?{query}", timeout=LOAD_TIMEOUT_MS)
             _idle(page)
             scroll_through(page)  # charts below the fold draw when scrolled to
@@ -127,9 +128,9 @@ def visit(app_url, browser, screenshots):
             wait_steady(page)  # every box in its final place before it is measured
             measures = page.evaluate(PROBE_JS)
             if lecture and size == SIZES[0]:
-                name = f"{path or 'home'}.png"
+                name = f"{path or 'home'}{'' if lang == 'en' else '.' + lang}.png"
                 _save_small(page, screenshots / "lecture" / name)
-                if os.environ.get("POSVIZ_DOCS_SCREENSHOTS") == "1":
+                if os.environ.get("POSVIZ_DOCS_SCREENSHOTS") == "1" and lang == "en":
                     _save_small(page, DOCS / name)
             done[key] = Visit(measures=measures, title=page.title(), charts=drawn, requests=requests)
         finally:
@@ -139,10 +140,11 @@ def visit(app_url, browser, screenshots):
     return run
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])  # Chinese wraps differently: measured, not assumed
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("path", [p for p, _, _ in PAGES], ids=lambda p: p or "home")
-def test_lecture_page_fits_the_room(visit, path, size):
-    v = visit(path, size)
+def test_lecture_page_fits_the_room(visit, path, size, lang):
+    v = visit(path, size, lang=lang)
     faults = problems(v.measures)
     assert not faults["overflow"], f"overflow at {size}: {faults['overflow']}"
     assert not faults["overlap"], f"overlap at {size}: {faults['overlap']}"

@@ -12,6 +12,7 @@ from typing import Any
 
 import streamlit as st
 
+from posviz.i18n import _, ngettext
 from posviz.ui.deck import model, offline
 from posviz.ui.deck.links import view_params
 from posviz.ui.deck.model import Deck
@@ -28,7 +29,7 @@ def _new_id() -> str:
 
 
 def _draft() -> dict[str, Any]:
-    return st.session_state.setdefault(_DRAFT, {"title": "My lecture", "steps": []})
+    return st.session_state.setdefault(_DRAFT, {"title": _("My lecture"), "steps": []})
 
 
 def _set_draft(deck: Deck) -> None:
@@ -89,28 +90,30 @@ def _edit_copy(value: str) -> None:
 def sidebar(page: str, title: str, run: DeckRun | None) -> None:
     """The shared sidebar's deck tools (drawn on every page, in one place)."""
     st.button(
-        "Add this view to the deck",
+        _("Add this view to the deck"),
         key="deck_add",
         icon=":material/playlist_add:",
         on_click=_add,
         args=(page, title),
         width="stretch",
-        help="Adds this page with its settings as the last step of the deck you are writing.",
+        help=_("Adds this page with its settings as the last step of the deck you are writing."),
     )
     d = _draft()
     steps = d["steps"]
-    label = f"Your deck: {len(steps)} step{'s' if len(steps) != 1 else ''}"
+    label = ngettext("Your deck: {n} step", "Your deck: {n} steps", len(steps)).format(n=len(steps))
     with st.expander(label, icon=":material/slideshow:", key="deck_ed_open"):
         if run is not None:
-            st.button("Edit a copy of the deck on screen", key="deck_ed_copy", on_click=_edit_copy, args=(run.value,))
-        d["title"] = st.text_input("Deck title", value=d["title"], max_chars=model.MAX_TITLE, key="deck_ed_title")
+            st.button(
+                _("Edit a copy of the deck on screen"), key="deck_ed_copy", on_click=_edit_copy, args=(run.value,)
+            )
+        d["title"] = st.text_input(_("Deck title"), value=d["title"], max_chars=model.MAX_TITLE, key="deck_ed_title")
         for problem in st.session_state.pop(DECK_PROBLEMS, []):
             st.warning(problem, icon=":material/link_off:")
         if steps:
             _step_editor(steps)
             deck = draft_deck()
             st.download_button(
-                "Download the deck (TOML)",
+                _("Download the deck (TOML)"),
                 data=model.dumps(deck),
                 file_name="deck.toml",
                 mime="application/toml",
@@ -120,17 +123,19 @@ def sidebar(page: str, title: str, run: DeckRun | None) -> None:
                 on_click="ignore",
             )
             offline.offer(deck, "deck_ed_export")
-            if st.button("Present this deck", key="deck_ed_present", icon=":material/play_arrow:", width="stretch"):
+            if st.button(_("Present this deck"), key="deck_ed_present", icon=":material/play_arrow:", width="stretch"):
                 value = model.encode(deck)
                 go(run or DeckRun(value, deck, 1, "presenter", None), value, 1)
         # The uploader is drawn only when asked for: a page's own uploader stays the only one on it.
-        if st.toggle("Open a deck file", key="deck_ed_open_file"):
+        if st.toggle(_("Open a deck file"), key="deck_ed_open_file"):
             st.file_uploader(
-                "A deck file (TOML or JSON)",
+                _("A deck file (TOML or JSON)"),
                 type=["toml", "json"],
                 key="deck_ed_upload",
                 on_change=_upload,
-                help=f"At most {model.MAX_FILE_BYTES // 1024} KB and {model.MAX_STEPS} steps.",
+                help=_("At most {kb} KB and {steps} steps.").format(
+                    kb=model.MAX_FILE_BYTES // 1024, steps=model.MAX_STEPS
+                ),
             )
 
 
@@ -143,17 +148,19 @@ def _step_editor(steps: list[dict[str, Any]]) -> None:
     st.session_state["deck_ed_pick"] = pick
     st.markdown("\n".join(f"{k + 1}. {plain(s['title'])}" for k, s in enumerate(steps)))
     # Labels that do not change when a title is edited: a widget's value is its label.
-    i = st.selectbox("Edit step", range(len(steps)), format_func=lambda k: f"Step {k + 1}", key="deck_ed_pick")
-    s = steps[i]
-    s["title"] = st.text_input("Title", value=s["title"], max_chars=model.MAX_TITLE, key=f"deck_ed_t{s['id']}")
-    s["notes"] = st.text_area(
-        "Notes (Markdown)", value=s["notes"], max_chars=model.MAX_NOTES, height=120, key=f"deck_ed_n{s['id']}"
+    i = st.selectbox(
+        _("Edit step"), range(len(steps)), format_func=lambda k: _("Step {n}").format(n=k + 1), key="deck_ed_pick"
     )
-    st.caption(f"Link: `{s['link'][:200]}`")
+    s = steps[i]
+    s["title"] = st.text_input(_("Title"), value=s["title"], max_chars=model.MAX_TITLE, key=f"deck_ed_t{s['id']}")
+    s["notes"] = st.text_area(
+        _("Notes (Markdown)"), value=s["notes"], max_chars=model.MAX_NOTES, height=120, key=f"deck_ed_n{s['id']}"
+    )
+    st.caption(_("Link: `{link}`").format(link=s["link"][:200]))
     up, down, delete = st.columns(3)
-    up.button("Up", key="deck_ed_up", icon=":material/arrow_upward:", on_click=_shift, args=(i, -1),
+    up.button(_("Up"), key="deck_ed_up", icon=":material/arrow_upward:", on_click=_shift, args=(i, -1),
               disabled=i == 0, width="stretch")  # fmt: skip
-    down.button("Down", key="deck_ed_down", icon=":material/arrow_downward:", on_click=_shift, args=(i, 1),
+    down.button(_("Down"), key="deck_ed_down", icon=":material/arrow_downward:", on_click=_shift, args=(i, 1),
                 disabled=i == len(steps) - 1, width="stretch")  # fmt: skip
-    delete.button("Delete", key="deck_ed_delete", icon=":material/delete:", on_click=_delete, args=(i,),
+    delete.button(_("Delete"), key="deck_ed_delete", icon=":material/delete:", on_click=_delete, args=(i,),
                   width="stretch")  # fmt: skip

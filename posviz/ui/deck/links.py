@@ -17,8 +17,9 @@ from posviz.ui.params import PARAMS, Param, link_text, parse, quote_raw
 from posviz.ui.sections import sections_of
 from posviz.ui.settings import params_of
 
-# Read on every page: the shared sidebar's lecture toggle and a walk-through's step.
-EVERY_PAGE = ("lecture", "step")
+# Read on every page: the shared sidebar's language and lecture toggle, and a walk-through's step.
+EVERY_PAGE = ("lang", "lecture", "step")
+DECKS_OWN = ("lang", "lecture")  # a deck's, or the viewer's: never a step's setting
 
 
 @cache  # the registry and the settings classes are fixed for the life of the process
@@ -96,12 +97,12 @@ def view_params(page: str, state: Any, link: dict[str, str]) -> dict[str, str]:
     """The settings of the view on screen: the link's, with each of the page's widgets' values over them.
 
     Settings at the page's default are left out (as Streamlit leaves them out of the address bar);
-    lecture mode is the deck's, not a step's.
+    lecture mode and the language are the deck's, not a step's.
     """
     params = page_params(page)
-    out = {k: v for k, v in link.items() if k != "lecture"}
+    out = {k: v for k, v in link.items() if k not in DECKS_OWN}
     for key, p in params.items():
-        if key == "lecture" or key not in state:
+        if key in DECKS_OWN or key not in state:
             continue
         value = state[key]
         if p.kind in ("int", "float") and not isinstance(value, int | float):

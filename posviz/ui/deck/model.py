@@ -3,6 +3,7 @@
 Plain Python (no streamlit). A deck file is TOML, or the same fields in JSON::
 
     title = "RoPE and stretching the context"
+    lang = "zh"  # optional: the slides show in this language (posviz.i18n.LANGUAGES)
 
     [[step]]
     title = "Frequencies"
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from posviz.i18n import LANGUAGES
 from posviz.schemes import PAGES
 from posviz.ui.params import clean_text, quote_raw
 
@@ -74,6 +76,7 @@ class Step:
 class Deck:
     title: str
     steps: tuple[Step, ...] = ()
+    lang: str = ""  # the language its slides show in ("zh"); "" keeps the viewer's
     problems: tuple[str, ...] = field(default=(), compare=False)  # notices about the file as a whole
 
     def step(self, slide: int) -> Step:
@@ -153,11 +156,16 @@ def from_data(data: Any) -> Deck:
     if not isinstance(data, dict):
         return replace(EMPTY, problems=("The deck is not a table with a title and a list of steps.",))
     notes: list[str] = []
-    unknown = sorted(set(data) - {"title", "step"}, key=str)
+    unknown = sorted(set(data) - {"title", "step", "lang"}, key=str)
     if unknown:
         names = ", ".join(quote_raw(str(k)) for k in unknown[:5])
         notes.append(f"The deck has fields posviz does not read ({names}); they are ignored.")
     title = _text(data.get("title"), "The deck's title", MAX_TITLE, notes).replace("\n", " ").strip()
+    lang = data.get("lang", "")
+    if lang not in ("", *LANGUAGES):
+        shown = quote_raw(str(lang), 20)
+        notes.append(f"The deck's lang {shown} is not a language posviz has ({', '.join(LANGUAGES)}); it is ignored.")
+        lang = ""
     raw_steps = data.get("step", [])
     if not isinstance(raw_steps, list):
         notes.append("The deck's step is not a list of steps ([[step]] tables).")
@@ -172,7 +180,7 @@ def from_data(data: Any) -> Deck:
         notes.extend(found)
     if not steps:
         notes.append("The deck has no steps: add views to it with “Add this view to the deck”.")
-    return Deck(title or EMPTY.title, tuple(steps), tuple(_capped(notes)))
+    return Deck(title or EMPTY.title, tuple(steps), problems=tuple(_capped(notes)), lang=lang)
 
 
 def _capped(notes: list[str]) -> list[str]:
@@ -201,7 +209,8 @@ def loads(data: bytes | str, *, name: str = "deck.toml") -> Deck:
 
 def to_data(deck: Deck) -> dict[str, Any]:
     """The deck as plain data (what ``from_data`` reads back)."""
-    return {"title": deck.title, "step": [{"title": s.title, "link": s.link, "notes": s.notes} for s in deck.steps]}
+    steps = [{"title": s.title, "link": s.link, "notes": s.notes} for s in deck.steps]
+    return {"title": deck.title, **({"lang": deck.lang} if deck.lang else {}), "step": steps}
 
 
 def _toml_string(text: str) -> str:
@@ -240,7 +249,7 @@ def _toml_notes(text: str) -> str:
 
 def dumps(deck: Deck) -> str:
     """The deck as a TOML file (``loads`` reads it back to the same deck)."""
-    lines = [f"title = {_toml_string(deck.title)}"]
+    lines = [f"title = {_toml_string(deck.title)}"] + ([f"lang = {_toml_string(deck.lang)}"] if deck.lang else [])
     for s in deck.steps:
         lines += ["", "[[step]]", f"title = {_toml_string(s.title)}", f"link = {_toml_string(s.link)}"]
         if s.notes:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from posviz.i18n import _
 from posviz.ui.deck import model
 from posviz.ui.deck.model import Deck
 from posviz.ui.state import DECK_EXPORTS
@@ -52,24 +53,26 @@ def offer(deck: Deck, key: str) -> None:
     asked = st.session_state.setdefault(DECK_EXPORTS, set())
     if digest not in asked:
         st.button(
-            "Make the deck one HTML file",
+            _("Make the deck one HTML file"),
             key=key,
             icon=":material/offline_pin:",
             on_click=asked.add,  # a callback: a rerun before the button is drawn again keeps the press
             args=(digest,),
-            help="Every slide's figure, the notes, the clicker's keys and a presenter window in one file "
-            "that opens from a USB stick with no network (a few seconds a slide).",
+            help=_(
+                "Every slide's figure, the notes, the clicker's keys and a presenter window in one file "
+                "that opens from a USB stick with no network (a few seconds a slide)."
+            ),
         )
         return
-    with st.spinner("Drawing every slide for the file…"):
+    with st.spinner(_("Drawing every slide for the file…")):
         try:
             data = exported(text)
         except (ExportFailed, subprocess.TimeoutExpired) as err:
             asked.discard(digest)
-            st.error(f"The deck could not be exported: {err}", icon=":material/error:")
+            st.error(_("The deck could not be exported: {error}").format(error=err), icon=":material/error:")
             return
     st.download_button(
-        f"Download the deck as HTML ({len(data) / 1e6:.1f} MB)",
+        _("Download the deck as HTML ({size} MB)").format(size=f"{len(data) / 1e6:.1f}"),
         data=data,
         file_name="deck.html",
         mime="text/html",

@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from posviz.i18n import DEFAULT, _
 from posviz.schemes import page_of
 from posviz.ui.controls import widget_value
 from posviz.ui.deck import model, offline
@@ -109,6 +110,7 @@ def go(
     step = deck.step(slide)
     values, found = step_values(replace(step, params=tuple({**dict(step.params), **dict(changes)}.items())))
     values.setdefault("lecture", st.session_state.get("lecture", True))
+    values.setdefault("lang", deck.lang or st.session_state.get("lang", DEFAULT))  # the deck's, else the viewer's
     st.session_state[_ARRIVE] = (values, [*notices, *step.problems, *found], (value, slide))
     if run.room is not None:
         ROOMS.move(run.room, value, slide)
@@ -163,15 +165,24 @@ def _key_notices(run: DeckRun) -> list[str]:
     raw = st.query_params.get("slide")
     if raw is not None and raw != str(run.slide):
         notices.append(
-            f"slide={quote_raw(raw)} in the link is not a slide of this deck (1 to {len(run.deck.steps)}); "
-            f"showing slide {run.slide}."
+            _("slide={raw} in the link is not a slide of this deck (1 to {last}); showing slide {slide}.").format(
+                raw=quote_raw(raw), last=len(run.deck.steps), slide=run.slide
+            )
         )
     view = st.query_params.get("view")
     if view is not None and view not in VIEWS:
-        notices.append(f"view={quote_raw(view)} in the link is not one of {', '.join(VIEWS)}; presenting.")
+        notices.append(
+            _("view={raw} in the link is not one of {views}; presenting.").format(
+                raw=quote_raw(view), views=", ".join(VIEWS)
+            )
+        )
     code = st.query_params.get("room")
     if code is not None and run.room is None:
-        notices.append(f"room={quote_raw(code)} is not open on this server (it may have restarted); not following.")
+        notices.append(
+            _("room={raw} is not open on this server (it may have restarted); not following.").format(
+                raw=quote_raw(code)
+            )
+        )
     return notices
 
 
@@ -213,7 +224,7 @@ def _bar(run: DeckRun) -> None:
     last = len(run.deck.steps)
     left, middle, right = st.columns([3, 6, 3], vertical_alignment="center")
     left.button(
-        "Previous",
+        _("Previous"),
         key="deck_prev",
         icon=":material/arrow_back:",
         on_click=_move,
@@ -222,7 +233,7 @@ def _bar(run: DeckRun) -> None:
         width="stretch",
     )
     right.button(
-        "Next",
+        _("Next"),
         key="deck_next",
         icon=":material/arrow_forward:",
         on_click=_move,
@@ -230,15 +241,16 @@ def _bar(run: DeckRun) -> None:
         disabled=run.slide >= last,
         width="stretch",
     )
-    middle.progress(run.slide / last, text=f"**Slide {run.slide} of {last}** · {quote_raw(run.step.title, 120)}")
+    progress = _("**Slide {slide} of {last}**").format(slide=run.slide, last=last)
+    middle.progress(run.slide / last, text=f"{progress} · {quote_raw(run.step.title, 120)}")
     for notice in _link_notices(run):
         st.warning(notice, icon=":material/link_off:")
     if run.step.anchor:  # the page opens there (posviz.ui.sections reads this link); the link brings it back
         with st.container(key=f"deck_anchor_{run.slide}"):
-            st.markdown(f"[Go to the section on this slide](#{run.step.anchor})")
+            st.markdown(_("[Go to the section on this slide](#{anchor})").format(anchor=run.step.anchor))
     # Open in a room: its two links are what the presenter came for, and the rerun that opens the
     # room may draw the slide anew (a moved room switches page), which would fold the expander again.
-    with st.expander("Notes and a second window", icon=":material/co_present:", expanded=run.room is not None):
+    with st.expander(_("Notes and a second window"), icon=":material/co_present:", expanded=run.room is not None):
         _windows(run)
         if run.step.notes:
             st.markdown(run.step.notes)
@@ -249,10 +261,12 @@ def _windows(run: DeckRun) -> None:
     """Links to the notes window and the audience window, both following this one through a room."""
     if run.room is None:
         st.caption(
-            "Open a room to let other windows follow this one: the notes on your laptop, "
-            "the figure alone on the projector."
+            _(
+                "Open a room to let other windows follow this one: the notes on your laptop, "
+                "the figure alone on the projector."
+            )
         )
-        if st.button("Open a room", key="deck_room", icon=":material/cast:"):
+        if st.button(_("Open a room"), key="deck_room", icon=":material/cast:"):
             code = ROOMS.open(run.value, run.slide)
             st.query_params["room"] = code
             st.rerun()
@@ -261,24 +275,28 @@ def _windows(run: DeckRun) -> None:
     path = st.context.url.split("?")[0] if st.context.url else ""
     notes = f"{path}?{urlencode({**here, 'view': 'notes'})}"
     audience = f"{path}?{urlencode({**here, 'view': 'audience'})}"
-    st.markdown(f"Room `{run.room}`: [notes window]({notes}) · [audience window (the figure only)]({audience})")
+    st.markdown(
+        _("Room `{room}`: [notes window]({notes}) · [audience window (the figure only)]({audience})").format(
+            room=run.room, notes=notes, audience=audience
+        )
+    )
 
 
 def _notes(run: DeckRun) -> None:
     """The notes window: this slide's title and notes, the next slide's title, the clicker's keys."""
     last = len(run.deck.steps)
-    st.caption(f"{quote_raw(run.deck.title, 120)} · notes window")
-    st.progress(run.slide / last, text=f"**Slide {run.slide} of {last}**")
+    st.caption(_("{title} · notes window").format(title=quote_raw(run.deck.title, 120)))
+    st.progress(run.slide / last, text=_("**Slide {slide} of {last}**").format(slide=run.slide, last=last))
     st.header(plain(run.step.title), anchor=False)
     for notice in _link_notices(run):
         st.warning(notice, icon=":material/link_off:")
-    st.markdown(run.step.notes or "*No notes for this slide.*")
+    st.markdown(run.step.notes or _("*No notes for this slide.*"))
     if run.slide < last:
-        st.caption(f"Next: {quote_raw(run.deck.step(run.slide + 1).title, 120)}")
+        st.caption(_("Next: {title}").format(title=quote_raw(run.deck.step(run.slide + 1).title, 120)))
     left, right = st.columns(2)
-    left.button("Previous", key="deck_prev", icon=":material/arrow_back:", on_click=_move,
+    left.button(_("Previous"), key="deck_prev", icon=":material/arrow_back:", on_click=_move,
                 args=(run.value, run.slide - 1), disabled=run.slide <= 1, width="stretch")  # fmt: skip
-    right.button("Next", key="deck_next", icon=":material/arrow_forward:", on_click=_move,
+    right.button(_("Next"), key="deck_next", icon=":material/arrow_forward:", on_click=_move,
                  args=(run.value, run.slide + 1), disabled=run.slide >= last, width="stretch")  # fmt: skip
 
 
