@@ -5,8 +5,9 @@ README). Each is read by posviz and compared with transformers' own modeling cod
 same file (tools/zoo.compare), as shipped and as transformers writes it back
 (``to_json_string(use_diff=True)``). The class that runs a file is stated here by hand, not by
 posviz's resolution: Kimi-K2's ``kimi_k2`` runs DeepSeek V3's code, Kimi-K3's language model is a
-``kimi_linear`` config. Files of remote code with no class in transformers are listed apart:
-posviz must refuse them naming the fields, or guess and say so.
+``kimi_linear`` config, MiniMax-M3's a ``minimax_m3_vl_text`` one. Files of remote code with no class
+in transformers are listed apart: posviz must refuse them naming the fields, or guess and say so. So
+are real files transformers itself cannot build: posviz must refuse them with transformers' reason.
 """
 
 from __future__ import annotations
