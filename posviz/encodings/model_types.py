@@ -9,7 +9,9 @@ Remote-code checkpoints name a ``model_type`` transformers does not register (``
        (Kimi-K3: ``kimi_k3`` around a ``kimi_linear`` language model);
     3. the model type of the class ``architectures`` names, from transformers' auto mappings
        (``DeepseekV3ForCausalLM`` -> ``deepseek_v3``);
-    4. a guess: a plain Llama-style decoder, only when the file holds no field that a Llama
+    4. the type whose configuration class transformers documents for that checkpoint, when its
+       own type is absent (:data:`DOCUMENTED_AS`: MiniMax-M3's ``minimax_m3``);
+    5. a guess: a plain Llama-style decoder, only when the file holds no field that a Llama
        reading would ignore yet that changes position (a window, partial or decoupled RoPE,
        per-layer blocks, M-RoPE); otherwise a refusal that names those fields.
 
@@ -33,6 +35,10 @@ IGNORED_BY_LLAMA = ("sliding_window", "layer_types", "attention_chunk_size", "qk
                     "use_mrope", "block_configs", "no_rope_layers", "rope_interleave", "position_embedding_type",
                     "alibi", "use_alibi", "n_positions", "max_seq_len", "sliding_window_pattern",
                     "rope_local_base_freq", "global_attn_every_n_layers", "attention_window_size")  # fmt: skip
+
+# Remote model types that transformers has no type of, whose language model it documents under another type:
+# type -> (that type, the checkpoint its configuration class's docstring names). A test checks the docstring.
+DOCUMENTED_AS = {"minimax_m3": ("minimax_m3_vl_text", "MiniMaxAI/MiniMax-M3")}
 
 
 def known(model_type: object) -> bool:
@@ -111,6 +117,10 @@ def resolve(config: dict) -> tuple[dict, str, list[str]]:
         if found is not None:
             note = f"{unknown}; its architectures list names {name}, transformers' {found} class: read as {found}."
             return {**config, "model_type": found}, found, [note]
+    if model_type in DOCUMENTED_AS and known(DOCUMENTED_AS[model_type][0]):
+        found, checkpoint = DOCUMENTED_AS[model_type]
+        note = f"{unknown}; transformers documents its {found} class for {checkpoint}: read as {found}."
+        return {**config, "model_type": found}, found, [note]
     scope = config if not isinstance(text, dict) else {**config, **text}
     ignored = [k for k in IGNORED_BY_LLAMA if _set(scope.get(k))]
     if scope.get("use_sliding_window") is False and "sliding_window" in ignored:

@@ -5,8 +5,9 @@ README). Each is read by posviz and compared with transformers' own modeling cod
 same file (tools/zoo.compare), as shipped and as transformers writes it back
 (``to_json_string(use_diff=True)``). The class that runs a file is stated here by hand, not by
 posviz's resolution: Kimi-K2's ``kimi_k2`` runs DeepSeek V3's code, Kimi-K3's language model is a
-``kimi_linear`` config. Files of remote code with no class in transformers are listed apart:
-posviz must refuse them naming the fields, or guess and say so.
+``kimi_linear`` config, MiniMax-M3's a ``minimax_m3_vl_text`` one. Files of remote code with no class
+in transformers are listed apart: posviz must refuse them naming the fields, or guess and say so. So
+are real files transformers itself cannot build: posviz must refuse them with transformers' reason.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from transformers import CONFIG_MAPPING
 
+from posviz.encodings.model_types import DOCUMENTED_AS
 from posviz.encodings.models import model_positions, read_config, shipped_models
 from tools.zoo import compare, resave, round_trips, zoo_types
 
@@ -27,13 +29,23 @@ FILES = sorted(p.stem for p in DATA.glob("*.json"))
 RUNS_AS = {
     "moonshotai--Kimi-K2-Instruct": ("deepseek_v3", None),  # architectures: DeepseekV3ForCausalLM
     "moonshotai--Kimi-K3": ("kimi_linear", "text_config"),  # kimi_k3 wraps a kimi_linear language model
+    "MiniMaxAI--MiniMax-M3": ("minimax_m3_vl_text", None),  # MiniMaxM3VLTextConfig is documented for this checkpoint
 }
 # Remote code with no class in transformers: no truth to compare with. posviz refuses or guesses, and says so.
 REMOTE_ONLY = {
-    "MiniMaxAI--MiniMax-M3": "refused",  # partial_rotary_factor, rotary_dim: a Llama reading would ignore them
     "nvidia--Llama-3_3-Nemotron-Super-49B-v1": "refused",  # DeciLM's per-layer block_configs
     "XiaomiMiMo--MiMo-7B-Base": "guess",  # a Qwen2-style decoder; every position field is Llama's
 }
+
+# Real files transformers 5.23 itself cannot build (no truth either): posviz must refuse them, saying why.
+# Phi-3's 128k checkpoints, in their revision with rope type "su": Phi3Config standardizes rope_parameters
+# (which copies the top-level original_max_position_embeddings in only for llama3, yarn and longrope) before
+# it renames "su" to "longrope", whose validation then misses that key.
+TRANSFORMERS_FAILS = {
+    "microsoft--Phi-3-mini-128k-instruct": "original_max_position_embeddings",
+    "microsoft--Phi-3-medium-128k-instruct": "original_max_position_embeddings",
+}
+NO_TRUTH = {**REMOTE_ONLY, **TRANSFORMERS_FAILS}
 
 
 def _load(stem: str) -> dict:
@@ -57,13 +69,13 @@ def test_the_set_is_large_and_sourced():
         assert f"{stem}.json" in readme, stem  # every file has its source listed
 
 
-@pytest.mark.parametrize("stem", [s for s in FILES if s not in REMOTE_ONLY])
+@pytest.mark.parametrize("stem", [s for s in FILES if s not in NO_TRUTH])
 def test_real_file_as_shipped_equals_transformers(stem):
     model_type, config = _truth_input(stem)
     assert compare(model_type, config, read=_load(stem)) == ("equal", ""), stem
 
 
-@pytest.mark.parametrize("stem", [s for s in FILES if s not in REMOTE_ONLY])
+@pytest.mark.parametrize("stem", [s for s in FILES if s not in NO_TRUTH])
 def test_real_file_as_resaved_equals_transformers(stem):
     model_type, config = _truth_input(stem)
     saved = read_config(resave(model_type, config))
@@ -78,6 +90,16 @@ def test_remote_code_without_a_transformers_class_is_refused_or_called_a_guess(s
     else:
         mp = model_positions(_load(stem))
         assert mp.notes[0].startswith("A guess:") and "trusting only" in mp.notes[0]
+
+
+@pytest.mark.parametrize("stem", sorted(TRANSFORMERS_FAILS))
+def test_a_real_file_transformers_cannot_build_is_refused_with_its_reason(stem):
+    model_type, config = _truth_input(stem)
+    with pytest.raises(KeyError, match=TRANSFORMERS_FAILS[stem]):  # transformers itself: no truth to draw
+        CONFIG_MAPPING[model_type].from_dict(json.loads(json.dumps(config)))
+    said = f"transformers cannot build a {model_type} config.*{TRANSFORMERS_FAILS[stem]}"
+    with pytest.raises(ValueError, match=said):  # posviz: refused, with transformers' reason
+        model_positions(_load(stem))
 
 
 # ---------------------------------------------------------------- defect 1: re-saved configs
@@ -133,6 +155,23 @@ def test_kimi_k2_is_read_as_deepseek_v3_and_says_so():
     assert spec.rotary_dim == 64 and spec.mla  # MLA's decoupled RoPE, qk_rope_head_dim 64 (not a 112-wide Llama)
     assert mp.rope("full")[0].shape == (32,)
     assert "DeepseekV3ForCausalLM" in mp.notes[0] and "kimi_k2" in mp.notes[0]
+
+
+def test_minimax_m3_is_read_as_the_language_model_transformers_documents_for_it():
+    """``minimax_m3`` is no type of transformers 5.23, and ``MiniMaxM3ForCausalLM`` no class of it; its
+    MiniMaxM3VLTextConfig (``minimax_m3_vl_text``) is documented for MiniMaxAI/MiniMax-M3 and reads the file's
+    own fields (``sparse_attention_config``, ``moe_layer_freq``) into its layer types."""
+    for found, checkpoint in DOCUMENTED_AS.values():  # the evidence each such reading rests on
+        assert checkpoint in CONFIG_MAPPING[found].__doc__, found
+    cls = CONFIG_MAPPING["minimax_m3_vl_text"]
+    cfg = _load("MiniMaxAI--MiniMax-M3")
+    assert "minimax_m3_sparse" in cls.from_dict(cfg).layer_types  # its sparse_attention_config, read by transformers
+    mp = model_positions(cfg)
+    assert mp.model_type == "minimax_m3_vl_text" and "MiniMaxAI/MiniMax-M3" in mp.notes[0]
+    assert {x.attention for x in mp.layers} == {"full", "minimax_m3_sparse"}
+    assert mp.rope_spec("full").rotary_dim == 64  # rotary_dim 64 of a 128-wide head, not a whole-head Llama
+    with pytest.raises(ValueError, match="does not guess"):  # any other unknown type with those fields: refused
+        model_positions({**cfg, "model_type": "minimax_m9"})
 
 
 def test_hunyuan_remote_type_is_read_by_its_architecture():
