@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     for n, slide in enumerate(slides, start=1):
         for problem in slide.problems:
             print(f"posviz.deck: slide {n}: {problem}", file=sys.stderr)
-    text = build(deck.title, slides)
+    text = build(deck.title, slides, lang=deck.lang or "en")
     if args.output == "-":
         sys.stdout.buffer.write(text.encode("utf-8"))
     else:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from posviz.deck.slides import Slide
+from posviz.i18n import DEFAULT, LANGUAGES, _, use
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 BUNDLE = Path(__file__).resolve().parents[2] / "static" / "plotly-cartesian.min.js"
@@ -78,18 +79,38 @@ def _script_text(code: str) -> str:
     return re.sub(r"</(script)", r"<\\/\1", code, flags=re.IGNORECASE)
 
 
-def build(title: str, slides: list[Slide]) -> str:
-    """The whole HTML file for a deck titled ``title`` with ``slides``."""
+def ui_texts() -> dict[str, str]:
+    """The file's own words (buttons, the presenter window's lines), in the current language; ``{name}``
+    fields are filled in by deck.js."""
+    return {
+        "noFigureSlide": _("No figure on this slide."),
+        "previous": _("Previous"),
+        "next": _("Next"),
+        "noNotes": _("No notes for this slide."),
+        "nextTitle": _("Next: {title}"),
+        "noFigure": _("No figure."),
+        "lastSlide": _("Last slide."),
+        "meta": _("{title} · slide {slide} of {last} · {time} · presenter window"),
+        "presenter": _("Presenter window (P)"),
+    }
+
+
+def build(title: str, slides: list[Slide], lang: str = DEFAULT) -> str:
+    """The whole HTML file for a deck titled ``title`` with ``slides``, its own words in ``lang``."""
+    with use(lang):
+        texts = ui_texts()
     data = {
         "title": title,
+        "text": texts,
         "slides": [{"title": s.title, "notes": notes_html(s.notes), "figure": s.figure, "alt": s.alt} for s in slides],
     }
     template = (ASSETS / "deck.html").read_text(encoding="utf-8")
     parts = {
+        "LANG": html.escape(lang if lang in LANGUAGES else DEFAULT),
         "TITLE": html.escape(title),
         "CSS": re.sub(r"</(style)", r"<\\/\1", (ASSETS / "deck.css").read_text(encoding="utf-8"), flags=re.IGNORECASE),
         "PLOTLY": _script_text(BUNDLE.read_text(encoding="utf-8")),
         "DATA": _json_for_script(data),
         "JS": _script_text((ASSETS / "deck.js").read_text(encoding="utf-8")),
     }
-    return re.sub(r"\{\{(TITLE|CSS|PLOTLY|DATA|JS)\}\}", lambda m: parts[m.group(1)], template)
+    return re.sub(r"\{\{(LANG|TITLE|CSS|PLOTLY|DATA|JS)\}\}", lambda m: parts[m.group(1)], template)

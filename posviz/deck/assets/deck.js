@@ -5,6 +5,8 @@
 (() => {
   'use strict';
   const data = JSON.parse(document.getElementById('deck-data').textContent);
+  // The file's own words, in the deck's language (posviz.deck.export.ui_texts); {name} fields filled here.
+  const say = (key, fields) => (data.text[key] || '').replace(/\{(\w+)\}/g, (m, name) => String((fields || {})[name] ?? m));
   const slides = data.slides;
   const last = slides.length;
   const presenter = location.hash.startsWith('#presenter');
@@ -47,7 +49,7 @@
   };
 
   const figureBox = slide => {
-    const box = el('div', slide.figure ? 'figure' : 'figure no-figure', slide.figure ? undefined : 'No figure on this slide.');
+    const box = el('div', slide.figure ? 'figure' : 'figure no-figure', slide.figure ? undefined : say('noFigureSlide'));
     box.setAttribute('role', 'img');
     box.setAttribute('aria-label', slide.alt || slide.title);
     return box;
@@ -90,8 +92,8 @@
       const title = el('h1');
       const notes = el('div', 'notes');
       const controls = el('div', 'controls');
-      const back = el('button', '', 'Previous');
-      const next = el('button', '', 'Next');
+      const back = el('button', '', say('previous'));
+      const next = el('button', '', say('next'));
       back.addEventListener('click', () => move(current - 1));
       next.addEventListener('click', () => move(current + 1));
       controls.append(back, next);
@@ -108,16 +110,17 @@
     const p = presenterParts;
     const slide = slides[current - 1];
     p.title.textContent = slide.title;
-    p.notes.innerHTML = slide.notes || '<p><em>No notes for this slide.</em></p>'; // escaped at export
+    if (slide.notes) p.notes.innerHTML = slide.notes; // escaped at export
+    else { p.notes.textContent = ''; p.notes.append(el('p', '', say('noNotes'))); }
     paintMeta();
     if (current < last) {
       const next = slides[current];
-      p.nextTitle.textContent = `Next: ${next.title}`;
+      p.nextTitle.textContent = say('nextTitle', {title: next.title});
       p.nextBox.hidden = false;
       if (next.figure) preview(p.nextBox, next);
-      else p.nextBox.textContent = 'No figure.';
+      else p.nextBox.textContent = say('noFigure');
     } else {
-      p.nextTitle.textContent = 'Last slide.';
+      p.nextTitle.textContent = say('lastSlide');
       p.nextBox.hidden = true;
     }
   };
@@ -126,7 +129,7 @@
     return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
   };
   const paintMeta = () => {
-    presenterParts.meta.textContent = `${data.title} · slide ${current} of ${last} · ${time()} · presenter window`;
+    presenterParts.meta.textContent = say('meta', {title: data.title, slide: current, last, time: time()});
   };
 
   // --- Moving, and the two windows following each other -----------------------------------------------
@@ -193,7 +196,7 @@
     document.body.append(progress);
     views.forEach(v => root.append(v.view));
     const hint = el('div', 'hint');
-    const button = el('button', '', 'Presenter window (P)');
+    const button = el('button', '', say('presenter'));
     button.addEventListener('click', openPresenter);
     hint.append(button, ' · PageDown / PageUp · B blanks');
     document.body.append(hint);

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from posviz.i18n import LANGUAGES
+from posviz.i18n import LANGUAGES, N_, _
 from posviz.schemes import PAGES
 from posviz.ui.params import clean_text, quote_raw
 
@@ -84,7 +84,7 @@ class Deck:
         return self.steps[min(max(slide, 1), len(self.steps)) - 1]
 
 
-EMPTY = Deck("Untitled deck")
+EMPTY = Deck(N_("Untitled deck"))  # its title is translated where it is shown
 
 
 def parse_link(text: str) -> tuple[str, tuple[tuple[str, str], ...], str, list[str]]:
@@ -92,16 +92,27 @@ def parse_link(text: str) -> tuple[str, tuple[tuple[str, str], ...], str, list[s
     notes: list[str] = []
     text = text.strip()
     if len(text) > MAX_LINK:
-        notes.append(f"its link is longer than the {MAX_LINK} characters allowed; only its first {MAX_LINK} are used")
+        notes.append(
+            _("its link is longer than the {limit} characters allowed; only its first {limit} are used").format(
+                limit=MAX_LINK
+            )
+        )
         text = text[:MAX_LINK]
     try:
         parts = urlsplit(text)
     except ValueError:
-        return "", (), "", [*notes, f"its link {quote_raw(text)} is not a link; it opens the home page"]
+        return (
+            "",
+            (),
+            "",
+            [*notes, _("its link {link} is not a link; it opens the home page").format(link=quote_raw(text))],
+        )
     segments = [s for s in parts.path.split("/") if s]
     page = segments[-1] if segments else ""
     if page not in PAGE_KEYS:
-        notes.append(f"its link names /{quote_raw(page)}, which is not a posviz page; it opens the home page")
+        notes.append(
+            _("its link names /{page}, which is not a posviz page; it opens the home page").format(page=quote_raw(page))
+        )
         page = ""
     params: dict[str, str] = {}
     pairs = parse_qsl(parts.query, keep_blank_values=True, max_num_fields=10 * MAX_PARAMS)
@@ -109,14 +120,18 @@ def parse_link(text: str) -> tuple[str, tuple[tuple[str, str], ...], str, list[s
         if key in DECK_KEYS:
             continue  # a link copied while presenting: the deck's own keys are not the view's
         if key in params:
-            notes.append(f"its link gives {quote_raw(key)} twice; the last value is used")
+            notes.append(_("its link gives {key} twice; the last value is used").format(key=quote_raw(key)))
         elif len(params) >= MAX_PARAMS:
-            notes.append(f"its link has more than {MAX_PARAMS} settings; the rest are left out")
+            notes.append(_("its link has more than {limit} settings; the rest are left out").format(limit=MAX_PARAMS))
             break
         params[key] = value
     anchor = parts.fragment
     if anchor and not ANCHOR.fullmatch(anchor):
-        notes.append(f"its anchor #{quote_raw(anchor)} is not a heading's id (letters, digits, - and _); left out")
+        notes.append(
+            _("its anchor #{anchor} is not a heading's id (letters, digits, - and _); left out").format(
+                anchor=quote_raw(anchor)
+            )
+        )
         anchor = ""
     return page, tuple(params.items()), anchor, notes
 
@@ -125,53 +140,67 @@ def _text(raw: Any, what: str, limit: int, notes: list[str]) -> str:
     if raw is None:
         return ""
     if not isinstance(raw, str):
-        notes.append(f"{what} is not text; left out")
+        notes.append(_("{what} is not text; left out").format(what=what))
         return ""
     text, changed = clean_text(raw, limit)
-    notes.extend(f"{what} {c}" for c in changed)
+    notes.extend(_("{what} {change}").format(what=what, change=c) for c in changed)
     return text
 
 
 def _step(raw: Any, n: int) -> tuple[Step, list[str]]:
     """Step ``n`` (1-based) from its table; problems with its link stay with the step, the rest are returned."""
-    where = f"Step {n}"
+    where = _("Step {n}").format(n=n)
     if not isinstance(raw, dict):
-        return Step(f"Step {n}", problems=(f"{where} of the deck is not a table of title, link and notes.",)), []
+        problem = _("{where} of the deck is not a table of title, link and notes.").format(where=where)
+        return Step(where, problems=(problem,)), []
     file_notes: list[str] = []
     unknown = sorted(set(raw) - {"title", "link", "notes"}, key=str)
     if unknown:
         names = ", ".join(quote_raw(str(k)) for k in unknown[:5])
-        file_notes.append(f"{where} of the deck has fields posviz does not read ({names}); they are ignored.")
-    title = _text(raw.get("title"), f"{where}'s title", MAX_TITLE, file_notes).replace("\n", " ").strip()
-    notes = _text(raw.get("notes"), f"{where}'s notes", MAX_NOTES, file_notes)
+        file_notes.append(
+            _("{where} of the deck has fields posviz does not read ({names}); they are ignored.").format(
+                where=where, names=names
+            )
+        )
+    title = _text(raw.get("title"), _("{where}'s title").format(where=where), MAX_TITLE, file_notes)
+    title = title.replace("\n", " ").strip()
+    notes = _text(raw.get("notes"), _("{where}'s notes").format(where=where), MAX_NOTES, file_notes)
     link_notes: list[str] = []
     link = _text(raw.get("link"), "its link", MAX_LINK, link_notes)
     page, params, anchor, found = parse_link(link)
-    problems = tuple(f"{where} of the deck: {p}." for p in [*link_notes, *found])
-    return Step(title or f"Step {n}", page, params, anchor, notes, problems), file_notes
+    problems = tuple(_("{where} of the deck: {problem}.").format(where=where, problem=p) for p in [*link_notes, *found])
+    return Step(title or where, page, params, anchor, notes, problems), file_notes
 
 
 def from_data(data: Any) -> Deck:
     """A deck from parsed TOML or JSON (a dict with ``title`` and a list ``step``); never raises."""
     if not isinstance(data, dict):
-        return replace(EMPTY, problems=("The deck is not a table with a title and a list of steps.",))
+        return replace(EMPTY, problems=(_("The deck is not a table with a title and a list of steps."),))
     notes: list[str] = []
     unknown = sorted(set(data) - {"title", "step", "lang"}, key=str)
     if unknown:
         names = ", ".join(quote_raw(str(k)) for k in unknown[:5])
-        notes.append(f"The deck has fields posviz does not read ({names}); they are ignored.")
-    title = _text(data.get("title"), "The deck's title", MAX_TITLE, notes).replace("\n", " ").strip()
+        notes.append(_("The deck has fields posviz does not read ({names}); they are ignored.").format(names=names))
+    title = _text(data.get("title"), _("The deck's title"), MAX_TITLE, notes).replace("\n", " ").strip()
     lang = data.get("lang", "")
     if lang not in ("", *LANGUAGES):
         shown = quote_raw(str(lang), 20)
-        notes.append(f"The deck's lang {shown} is not a language posviz has ({', '.join(LANGUAGES)}); it is ignored.")
+        notes.append(
+            _("The deck's lang {lang} is not a language posviz has ({languages}); it is ignored.").format(
+                lang=shown, languages=", ".join(LANGUAGES)
+            )
+        )
         lang = ""
     raw_steps = data.get("step", [])
     if not isinstance(raw_steps, list):
-        notes.append("The deck's step is not a list of steps ([[step]] tables).")
+        notes.append(_("The deck's step is not a list of steps ([[step]] tables)."))
         raw_steps = []
     if len(raw_steps) > MAX_STEPS:
-        notes.append(f"The deck has {len(raw_steps)} steps; only its first {MAX_STEPS} are used.")
+        notes.append(
+            _("The deck has {count} steps; only its first {limit} are used.").format(
+                count=len(raw_steps), limit=MAX_STEPS
+            )
+        )
         raw_steps = raw_steps[:MAX_STEPS]
     steps = []
     for n, raw in enumerate(raw_steps, start=1):
@@ -179,31 +208,36 @@ def from_data(data: Any) -> Deck:
         steps.append(step)
         notes.extend(found)
     if not steps:
-        notes.append("The deck has no steps: add views to it with “Add this view to the deck”.")
+        notes.append(_("The deck has no steps: add views to it with “Add this view to the deck”."))
     return Deck(title or EMPTY.title, tuple(steps), problems=tuple(_capped(notes)), lang=lang)
 
 
 def _capped(notes: list[str]) -> list[str]:
     if len(notes) <= MAX_NOTICES:
         return notes
-    return [*notes[: MAX_NOTICES - 1], f"… and {len(notes) - MAX_NOTICES + 1} more notices about this deck."]
+    more = _("… and {count} more notices about this deck.").format(count=len(notes) - MAX_NOTICES + 1)
+    return [*notes[: MAX_NOTICES - 1], more]
 
 
 def loads(data: bytes | str, *, name: str = "deck.toml") -> Deck:
     """A deck from a file's bytes (TOML, or JSON when ``name`` ends in ``.json``); never raises."""
     if len(data) > MAX_FILE_BYTES:
-        return replace(EMPTY, problems=(f"The deck file is larger than the {MAX_FILE_BYTES // 1024} KB allowed.",))
+        return replace(
+            EMPTY, problems=(_("The deck file is larger than the {kb} KB allowed.").format(kb=MAX_FILE_BYTES // 1024),)
+        )
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
-            return replace(EMPTY, problems=("The deck file is not UTF-8 text.",))
+            return replace(EMPTY, problems=(_("The deck file is not UTF-8 text."),))
     try:
         parsed = json.loads(data) if name.lower().endswith(".json") else tomllib.loads(data)
     except (ValueError, RecursionError) as err:  # tomllib.TOMLDecodeError and JSONDecodeError are ValueErrors
         kind = "JSON" if name.lower().endswith(".json") else "TOML"
         where = quote_raw(str(err), 120)
-        return replace(EMPTY, problems=(f"The deck file is not valid {kind} ({where}).",))
+        return replace(
+            EMPTY, problems=(_("The deck file is not valid {kind} ({error}).").format(kind=kind, error=where),)
+        )
     return from_data(parsed)
 
 
@@ -265,9 +299,10 @@ def encode(deck: Deck) -> str:
 
 def decode(value: str) -> Deck:
     """A deck carried whole in a link (see ``encode``); never raises, never inflates past the file cap."""
-    bad = replace(EMPTY, problems=("The link's deck=z.… is damaged (cut off or changed); it cannot be read.",))
+    bad = replace(EMPTY, problems=(_("The link's deck=z.… is damaged (cut off or changed); it cannot be read."),))
     if len(value) > MAX_INLINE:
-        return replace(EMPTY, problems=(f"The link's deck is longer than the {MAX_INLINE} characters allowed.",))
+        too_long = _("The link's deck is longer than the {limit} characters allowed.").format(limit=MAX_INLINE)
+        return replace(EMPTY, problems=(too_long,))
     body = value[len(INLINE) :]
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
@@ -276,7 +311,8 @@ def decode(value: str) -> Deck:
     except (binascii.Error, ValueError, zlib.error):
         return bad
     if len(raw) > MAX_FILE_BYTES or inflater.unconsumed_tail:
-        return replace(EMPTY, problems=(f"The link's deck is larger than the {MAX_FILE_BYTES // 1024} KB allowed.",))
+        too_big = _("The link's deck is larger than the {kb} KB allowed.").format(kb=MAX_FILE_BYTES // 1024)
+        return replace(EMPTY, problems=(too_big,))
     return loads(raw, name="deck.json") if inflater.eof else bad
 
 
@@ -293,4 +329,7 @@ def from_link_value(value: str) -> Deck:
     if NAME.fullmatch(value) and value in shipped_names():
         return loads((DECKS_DIR / f"{value}.toml").read_bytes(), name=f"{value}.toml")
     names = ", ".join(shipped_names())
-    return replace(EMPTY, problems=(f"The link's deck={quote_raw(value)} is not one of the decks ({names}).",))
+    unknown = _("The link's deck={value} is not one of the decks ({names}).").format(
+        value=quote_raw(value), names=names
+    )
+    return replace(EMPTY, problems=(unknown,))

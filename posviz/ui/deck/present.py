@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from posviz.i18n import DEFAULT, _
+from posviz.i18n import DEFAULT, _, current, use
 from posviz.schemes import page_of
 from posviz.ui.controls import widget_value
 from posviz.ui.deck import model, offline
@@ -64,10 +64,16 @@ class DeckRun:
         return self.deck.step(self.slide)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
 def load(value: str) -> Deck:
-    """The deck a link's ``deck=`` value names (parsed once per value and process)."""
-    return model.from_link_value(value)
+    """The deck a link's ``deck=`` value names (parsed once per value, language and process: its notices
+    are in the run's language)."""
+    return _load(value, current())
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _load(value: str, lang: str) -> Deck:
+    with use(lang):
+        return model.from_link_value(value)
 
 
 def begin(page: str) -> DeckRun | None:
@@ -285,7 +291,7 @@ def _windows(run: DeckRun) -> None:
 def _notes(run: DeckRun) -> None:
     """The notes window: this slide's title and notes, the next slide's title, the clicker's keys."""
     last = len(run.deck.steps)
-    st.caption(_("{title} · notes window").format(title=quote_raw(run.deck.title, 120)))
+    st.caption(_("{title} · notes window").format(title=quote_raw(_(run.deck.title), 120)))
     st.progress(run.slide / last, text=_("**Slide {slide} of {last}**").format(slide=run.slide, last=last))
     st.header(plain(run.step.title), anchor=False)
     for notice in _link_notices(run):
