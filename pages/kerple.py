@@ -20,8 +20,10 @@ page_header(
     _("KERPLE: kernelized relative positions"), _("Chi et al. 2022 · a learned kernel of the distance per head")
 )
 prose(_(texts.INTRO), label=_("What KERPLE does"))
-st.latex(r"\text{log kernel:}\quad b_h(i,j)=-p_h\log\big(1+a_h\,(i-j)\big)\,")
-st.latex(r"\text{power kernel:}\quad b_h(i,j)=-a_h\,(i-j)^{p_h}\;")  # \; : room for the exponent's overhang
+# The kernels' names are words in the reader's language; the formulas stay as they are.
+st.latex(r"\text{" + _("log kernel:") + r"}\quad b_h(i,j)=-p_h\log\big(1+a_h\,(i-j)\big)\,")
+# \; : room for the exponent's overhang
+st.latex(r"\text{" + _("power kernel:") + r"}\quad b_h(i,j)=-a_h\,(i-j)^{p_h}\;")
 
 codes = page_snippets(s)
 section("1 · One family of additive biases")
