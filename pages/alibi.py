@@ -3,6 +3,7 @@
 import streamlit as st
 
 from posviz.figures import alibi
+from posviz.i18n import _
 from posviz.ui.alibi import texts
 from posviz.ui.alibi.settings import AlibiSettings, problem
 from posviz.ui.alibi.snippets import alibi_snippet
@@ -16,9 +17,10 @@ from posviz.ui.tables import static_table
 s = read_settings(AlibiSettings)
 lecture = lecture_mode()
 page_header(
-    "ALiBi: attention with linear biases", "Press et al. 2022 · a fixed penalty −m·(i − j) per head, no embedding"
+    _("ALiBi: attention with linear biases"),
+    _("Press et al. 2022 · a fixed penalty −m·(i − j) per head, no embedding"),
 )
-prose(texts.INTRO, label="What ALiBi does")
+prose(_(texts.INTRO), label=_("What ALiBi does"))
 st.latex(r"\text{logit}_{h,ij} = \frac{q_i\cdot k_j}{\sqrt d} - m_h\,(i - j),\qquad m_h = 2^{-8h/n}")
 if problem(s):
     rule_error(problem(s))
@@ -27,30 +29,30 @@ if problem(s):
 slopes_code = alibi_snippet(s, part="slopes")
 
 section("1 · Slopes per head")
-prose(texts.SLOPES)
+prose(_(texts.SLOPES))
 show_figure(
     chart(alibi.slopes, heads=s.heads, lecture=lecture),
     name="alibi_slopes",
-    alt="Each head's slope on a log axis.",
+    alt=_("Each head's slope on a log axis."),
     code=slopes_code,
 )
 
 section("2 · Any number of heads")
-prose(texts.INTERLEAVE)
+prose(_(texts.INTERLEAVE))
 show_figure(
     chart(alibi.interleave, heads=s.heads, lecture=lecture),
     name="alibi_interleave",
-    alt="The slopes of the closest power of two, of twice as many heads, and the final slopes.",
+    alt=_("The slopes of the closest power of two, of twice as many heads, and the final slopes."),
     code=slopes_code,
 )
 
 section("3 · The bias, head by head")
-prose(texts.BIAS)
+prose(_(texts.BIAS))
 zoom = dict(window=s.window, q_start=s.q_start, k_start=s.k_start)
 show_figure(
     chart(alibi.bias_grid, heads=s.heads, seq_len=s.seq_len, causal=s.causal, **zoom, lecture=lecture),
     name="alibi_bias",
-    alt="Small heatmaps of each shown head's bias over query and key positions.",
+    alt=_("Small heatmaps of each shown head's bias over query and key positions."),
     code=alibi_snippet(
         s,
         part="bias",
@@ -60,13 +62,16 @@ show_figure(
 )
 
 section("4 · Receptive field")
-prose(texts.RECEPTIVE)
+prose(_(texts.RECEPTIVE))
 show_figure(
     chart(alibi.receptive_field, heads=s.heads, seq_len=s.seq_len, lecture=lecture),
     name="alibi_receptive_field",
-    alt="Attention weight against distance for each shown head, log axes, with each head's 90% reach.",
+    alt=_("Attention weight against distance for each shown head, log axes, with each head's 90% reach."),
     code=alibi_snippet(s, part="receptive", heads_shown=alibi.shown_heads(s.heads, alibi.CURVE_HEADS).tolist()),
 )
 static_table(
-    data(alibi.slope_table, heads=s.heads, seq_len=s.seq_len), label="Each head's slope", hide_index=True, max_rows=12
+    data(alibi.slope_table, heads=s.heads, seq_len=s.seq_len),
+    label=_("Each head's slope"),
+    hide_index=True,
+    max_rows=12,
 )

@@ -23,12 +23,18 @@ from dataclasses import dataclass
 
 import torch
 
+from posviz.i18n import _
+
 MAX_HEADS = 4096
 
 
 def _check_heads(heads: int) -> None:
     if isinstance(heads, bool) or not isinstance(heads, int) or not 1 <= heads <= MAX_HEADS:
-        raise ValueError(f"heads must be a whole number from 1 to {MAX_HEADS}, got {heads!r}.")
+        raise ValueError(
+            _("heads must be a whole number from 1 to {max_heads}, got {heads!r}.").format(
+                max_heads=MAX_HEADS, heads=heads
+            )
+        )
 
 
 def _power_of_two_slopes(n: int) -> list[float]:
@@ -108,7 +114,7 @@ def alibi_distance_weights(slopes: torch.Tensor, distances: torch.Tensor, seq_le
         (heads, r) float64; each head's weights over all ``seq_len`` distances sum to 1.
     """
     if seq_len < 1:
-        raise ValueError(f"seq_len must be at least 1, got {seq_len}.")
+        raise ValueError(_("seq_len must be at least 1, got {seq_len}.").format(seq_len=seq_len))
     m = slopes.to(torch.float64)[:, None]  # (heads, 1)
     d = distances.to(torch.float64)[None, :]  # (1, r)
     norm = -torch.expm1(-m) / -torch.expm1(-m * seq_len)  # (1 - e^-m) / (1 - e^-mL)
@@ -122,7 +128,7 @@ def alibi_reach(slopes: torch.Tensor, seq_len: int, *, mass: float = 0.9) -> tor
         (heads,) int64 in ``[0, seq_len - 1]``; about ``ln(10) / m`` for ``mass = 0.9`` and long sequences.
     """
     if not 0 < mass < 1:
-        raise ValueError(f"mass must lie strictly between 0 and 1, got {mass}.")
+        raise ValueError(_("mass must lie strictly between 0 and 1, got {mass}.").format(mass=mass))
     m = slopes.to(torch.float64)
     total = -torch.expm1(-m * seq_len)  # 1 - e^(-mL)
     # cumulative weight up to D is (1 - e^(-m (D + 1))) / (1 - e^(-m L))

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import torch
 
+from posviz.i18n import _
+
 INIT_C = 0.1
 INIT_L = 512.0
 EPS = 1e-6
@@ -46,7 +48,7 @@ def fire_normalized_distance(
         (q_len, k_len) float64; in [0, 1] for ``j <= i`` (symmetric in ``|i - j|``, as the code's ``abs``).
     """
     if not c > 0 or not threshold >= 0:
-        raise ValueError(f"FIRE needs c > 0 and L >= 0, got c = {c} and L = {threshold}.")
+        raise ValueError(_("FIRE needs c > 0 and L >= 0, got c = {c} and L = {L}.").format(c=c, L=threshold))
     q, k = q_pos.to(torch.float64), k_pos.to(torch.float64)
     normaliser = fire_psi(torch.clamp(q, min=abs(threshold)), c=c)[:, None]  # (q_len, 1)
     return fire_psi(q[:, None] - k[None, :], c=c) / (normaliser + eps)
@@ -65,7 +67,7 @@ class FireMLP:
 def fire_mlp(heads: int, *, generator: torch.Generator, width: int = MLP_WIDTH) -> FireMLP:
     """Illustrative weights, drawn as ``torch.nn.Linear`` initialises them (uniform in +-1/sqrt(fan_in))."""
     if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1:
-        raise ValueError(f"heads must be a whole number of at least 1, got {heads!r}.")
+        raise ValueError(_("heads must be a whole number of at least 1, got {heads!r}.").format(heads=heads))
 
     def uniform(*shape: int, fan_in: int) -> torch.Tensor:
         return (2 * torch.rand(*shape, generator=generator, dtype=torch.float64) - 1) / fan_in**0.5

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import torch
 
+from posviz.i18n import _
+
 EPS = 0.01  # the reference's lower clamp of every parameter
 MAX_POWER = 2.0  # the power kernel's exponent stays conditionally positive definite up to 2
 
@@ -34,8 +36,11 @@ def causal_distance(q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
 def _parameters(name: str, values: torch.Tensor, *, high: float | None = None) -> torch.Tensor:
     values = torch.as_tensor(values, dtype=torch.float64).reshape(-1)
     if not torch.isfinite(values).all() or (values < EPS).any() or (high is not None and (values > high).any()):
-        bound = f"from {EPS} to {high}" if high is not None else f"at least {EPS}"
-        raise ValueError(f"KERPLE's {name} must be {bound} for every head (the reference clamps it there).")
+        if high is not None:
+            message = _("KERPLE's {name} must be from {low} to {high} for every head (the reference clamps it there).")
+        else:
+            message = _("KERPLE's {name} must be at least {low} for every head (the reference clamps it there).")
+        raise ValueError(message.format(name=name, low=EPS, high=high))
     return values
 
 
@@ -51,7 +56,7 @@ def kerple_log_bias(q_pos: torch.Tensor, k_pos: torch.Tensor, *, p: torch.Tensor
     """
     p, a = _parameters("p", p), _parameters("a", a)
     if p.shape != a.shape:
-        raise ValueError(f"p and a need one value per head each, got {p.numel()} and {a.numel()}.")
+        raise ValueError(_("p and a need one value per head each, got {p} and {a}.").format(p=p.numel(), a=a.numel()))
     d = causal_distance(q_pos, k_pos)[None]
     return -p[:, None, None] * torch.log1p(a[:, None, None] * d)
 
@@ -68,7 +73,7 @@ def kerple_power_bias(q_pos: torch.Tensor, k_pos: torch.Tensor, *, a: torch.Tens
     """
     a, p = _parameters("a", a), _parameters("p", p, high=MAX_POWER)
     if p.shape != a.shape:
-        raise ValueError(f"a and p need one value per head each, got {a.numel()} and {p.numel()}.")
+        raise ValueError(_("a and p need one value per head each, got {a} and {p}.").format(a=a.numel(), p=p.numel()))
     d = causal_distance(q_pos, k_pos)[None]
     return -a[:, None, None] * d ** p[:, None, None]
 
@@ -81,7 +86,7 @@ def kerple_parameters(heads: int, *, generator: torch.Generator) -> tuple[torch.
         ``(p, a)``, (heads,) float64 each.
     """
     if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1:
-        raise ValueError(f"heads must be a whole number of at least 1, got {heads!r}.")
+        raise ValueError(_("heads must be a whole number of at least 1, got {heads!r}.").format(heads=heads))
     p = (2 * torch.rand(heads, generator=generator, dtype=torch.float64)).clamp(min=EPS)
     a = torch.rand(heads, generator=generator, dtype=torch.float64).clamp(min=EPS)
     return p, a

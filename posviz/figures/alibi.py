@@ -24,6 +24,7 @@ from posviz.figures.axes import Axes, Window, axes
 from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, heatmap_grid, look, number, subtitle_lines
 from posviz.figures.csv import columns_csv
+from posviz.i18n import _
 
 GRID_HEADS = 16  # panels of the bias grid
 GRID_POINTS = 40  # per axis of each panel: a zoom window of 40 positions or fewer is drawn cell by cell
@@ -46,8 +47,8 @@ def slopes_figure(slopes, *, closest: int, lecture: bool = False) -> go.Figure:
     heads = np.arange(1, len(m) + 1)
     fig = go.Figure()
     for sel, name, color in (
-        (heads <= closest, f"slopes of {closest} heads: 2^(−8h/{closest})", BASE_COLOR),
-        (heads > closest, f"every other slope of {2 * closest} heads", EXTRA_COLOR),
+        (heads <= closest, _("slopes of {n} heads: 2^(−8h/{n})").format(n=closest), BASE_COLOR),
+        (heads > closest, _("every other slope of {n} heads").format(n=2 * closest), EXTRA_COLOR),
     ):
         if not sel.any():
             continue
@@ -60,15 +61,17 @@ def slopes_figure(slopes, *, closest: int, lecture: bool = False) -> go.Figure:
                 marker=dict(size=lk.line * 3 + 2, color=color),
                 line=dict(color=color, width=1),
                 customdata=[_log2_text(v) for v in m[sel]],
-                hovertemplate="head %{x}<br>m = %{y:.6g} = %{customdata}<extra></extra>",
+                hovertemplate=_("head %{x}<br>m = %{y:.6g} = %{customdata}") + "<extra></extra>",
             )
         )
-    fig.update_xaxes(title_text="head h")
-    fig.update_yaxes(title_text="slope m (log)", type="log", exponentformat="power")
+    fig.update_xaxes(title_text=_("head h"))
+    fig.update_yaxes(title_text=_("slope m (log)"), type="log", exponentformat="power")
     return finish(
         fig,
-        title=f"Slopes of {len(m)} heads: a geometric sequence",
-        subtitle=f"steepest m = {number(m.max())} (looks a few tokens back), flattest m = {number(m.min())} (sees far)",
+        title=_("Slopes of {heads} heads: a geometric sequence").format(heads=len(m)),
+        subtitle=_("steepest m = {steep} (looks a few tokens back), flattest m = {flat} (sees far)").format(
+            steep=number(m.max()), flat=number(m.min())
+        ),
         lecture=lecture,
         height=int(lk.height * 0.8),
     )
@@ -79,24 +82,27 @@ def interleave_figure(base, doubled, extra, *, heads: int, lecture: bool = False
     lk = look(lecture)
     base, doubled, extra = (as_array(x).astype(np.float64) for x in (base, doubled, extra))
     p = len(base)
-    rows = [f"{p} heads", f"{2 * p} heads", f"{heads} heads"]
+    rows = [_("{n} heads").format(n=n) for n in (p, 2 * p, heads)]
     fig = go.Figure()
     taken = np.zeros(len(doubled), dtype=bool)
     taken[0::2][: len(extra)] = True
     final = np.concatenate([base, extra])
     kinds = [
-        (rows[0], base, [BASE_COLOR] * p, [f"head {h + 1}" for h in range(p)]),
+        (rows[0], base, [BASE_COLOR] * p, [_("head {h}").format(h=h + 1) for h in range(p)]),
         (
             rows[1],
             doubled,
             [EXTRA_COLOR if t else GREY for t in taken],
-            [f"slope {h + 1} of {2 * p}" + (" (taken)" if t else "") for h, t in enumerate(taken)],
+            [
+                (_("slope {i} of {n} (taken)") if t else _("slope {i} of {n}")).format(i=h + 1, n=2 * p)
+                for h, t in enumerate(taken)
+            ],
         ),
         (
             rows[2],
             final,
             [BASE_COLOR] * p + [EXTRA_COLOR] * len(extra),
-            [f"head {h + 1}" for h in range(len(final))],
+            [_("head {h}").format(h=h + 1) for h in range(len(final))],
         ),
     ]
     for row, values, colors, labels in kinds:
@@ -112,19 +118,21 @@ def interleave_figure(base, doubled, extra, *, heads: int, lecture: bool = False
                 hovertemplate="%{text}<br>m = %{x:.6g}<extra>" + row + "</extra>",
             )
         )
-    fig.update_xaxes(title_text="slope m (log)", type="log", exponentformat="power")
+    fig.update_xaxes(title_text=_("slope m (log)"), type="log", exponentformat="power")
     fig.update_yaxes(title_text="", categoryorder="array", categoryarray=rows[::-1])
     if heads == p:
-        note = f"{heads} is a power of two: the slopes are 2^(−8h/{heads}) and nothing is borrowed"
-    else:
-        note = (
-            f"{heads} is not a power of two: the {p} slopes of {p} heads, then {len(extra)} of the {2 * p} slopes "
-            f"of {2 * p} heads (red: every other one, the first {len(extra)})"
+        note = _("{heads} is a power of two: the slopes are 2^(−8h/{heads}) and nothing is borrowed").format(
+            heads=heads
         )
+    else:
+        note = _(
+            "{heads} is not a power of two: the {p} slopes of {p} heads, then {extra} of the {doubled} slopes "
+            "of {doubled} heads (red: every other one, the first {extra})"
+        ).format(heads=heads, p=p, extra=len(extra), doubled=2 * p)
     return finish(
         fig,
-        title="Where each slope comes from (get_slopes)",
-        subtitle=subtitle_lines(note, "the borrowed slopes fall halfway (in log) between their neighbours"),
+        title=_("Where each slope comes from (get_slopes)"),
+        subtitle=subtitle_lines(note, _("the borrowed slopes fall halfway (in log) between their neighbours")),
         lecture=lecture,
         height=int(lk.height * 0.7),
     )
@@ -149,27 +157,36 @@ def bias_grid_figure(
     q, k = as_array(q_pos).astype(np.int64), as_array(k_pos).astype(np.int64)
     future = (k[None, :] > q[:, None]) if causal else None  # (q, k)
     m = as_array(slopes)
-    titles = [f"head {int(h) + 1}: m = {_log2_text(float(m[i]))}" for i, h in enumerate(as_array(heads_shown))]
-    shown = "every head" if len(titles) == heads else f"{len(titles)} of {heads} heads, evenly spread"
+    titles = [
+        _("head {h}: m = {m}").format(h=int(h) + 1, m=_log2_text(float(m[i])))
+        for i, h in enumerate(as_array(heads_shown))
+    ]
+    shown = (
+        _("every head")
+        if len(titles) == heads
+        else _("{shown} of {heads} heads, evenly spread").format(shown=len(titles), heads=heads)
+    )
     if future is not None and future.all():
-        shown += "; every key in this window lies after every query: all masked"
+        shown += _("; every key in this window lies after every query: all masked")
     return heatmap_grid(
         z,
         q_pos=q,
         k_pos=k,
         titles=titles,
-        title="The bias −m (i − j) per head" if causal else "The symmetric bias −m |i − j| per head",
+        title=_("The bias −m (i − j) per head") if causal else _("The symmetric bias −m |i − j| per head"),
         subtitle=subtitle_lines(
-            shown + ("; future keys masked" if causal else "; every key visible"),
-            "one colour scale for all heads, logarithmic in |bias|: steep heads turn dark a few tokens from "
-            "the diagonal, flat heads only far from it",
+            shown + (_("; future keys masked") if causal else _("; every key visible")),
+            _(
+                "one colour scale for all heads, logarithmic in |bias|: steep heads turn dark a few tokens from "
+                "the diagonal, flat heads only far from it"
+            ),
         ),
-        value_name="bias",
+        value_name=_("bias"),
         q_len=seq_len,
         k_len=seq_len,
         lecture=lecture,
         mask=future,
-        mask_label="future keys j > i: masked (no bias, no attention)",
+        mask_label=_("future keys j > i: masked (no bias, no attention)"),
         log_scale=True,
     )
 
@@ -188,7 +205,7 @@ def receptive_field_figure(
     n = len(as_array(heads_shown))
     for i, h in enumerate(as_array(heads_shown).tolist()):
         color = f"hsl({int(240 * i / max(n - 1, 1))}, 70%, 45%)"
-        name = f"head {h + 1}, m = {number(m[i], 3)}: 90% within {reach[i]}"
+        name = _("head {h}, m = {m}: 90% within {reach}").format(h=h + 1, m=number(m[i], 3), reach=reach[i])
         fig.add_trace(
             go.Scatter(
                 x=compact(d[keep]),
@@ -196,7 +213,8 @@ def receptive_field_figure(
                 mode="lines",
                 line=dict(width=lk.line, color=color),
                 name=name,
-                hovertemplate="distance i − j = %{x}<br>weight = %{y:.3g}<extra>" + f"head {h + 1}" + "</extra>",
+                hovertemplate=_("distance i − j = %{x}<br>weight = %{y:.3g}")
+                + f"<extra>{_('head {h}').format(h=h + 1)}</extra>",
             )
         )
     fig.add_trace(
@@ -205,19 +223,19 @@ def receptive_field_figure(
             y=np.full(len(reach), 1e-6, dtype=np.float32),
             mode="markers",
             marker=dict(symbol="triangle-up", size=lk.line * 4 + 4, color="#222"),
-            name="90% of the attention lies left of the marker",
+            name=_("90% of the attention lies left of the marker"),
             customdata=compact(reach),
-            hovertemplate="90% of the weight within distance %{customdata}<extra></extra>",
+            hovertemplate=_("90% of the weight within distance %{customdata}") + "<extra></extra>",
         )
     )
-    fig.update_xaxes(title_text="distance i − j (log)", type="log")
-    fig.update_yaxes(title_text="attention weight (log)", type="log", exponentformat="power", range=[-6.2, 0.1])
+    fig.update_xaxes(title_text=_("distance i − j (log)"), type="log")
+    fig.update_yaxes(title_text=_("attention weight (log)"), type="log", exponentformat="power", range=[-6.2, 0.1])
     return finish(
         fig,
-        title=f"Receptive field: the last of {seq_len} queries, equal content scores",
+        title=_("Receptive field: the last of {seq_len} queries, equal content scores").format(seq_len=seq_len),
         subtitle=subtitle_lines(
-            "softmax(−m d) over d = 0 … L − 1: geometric weights e^(−m d); about ln 10 / m tokens hold 90%",
-            "steep heads look at the last few tokens, flat heads average over the whole context",
+            _("softmax(−m d) over d = 0 … L − 1: geometric weights e^(−m d); about ln 10 / m tokens hold 90%"),
+            _("steep heads look at the last few tokens, flat heads average over the whole context"),
         ),
         lecture=lecture,
         height=int(lk.height * 1.1),
@@ -308,14 +326,16 @@ def receptive_field(*, heads: int, seq_len: int, lecture: bool = False) -> Chart
 
 
 def slope_table(*, heads: int, seq_len: int) -> pd.DataFrame:
-    """Every head: its slope (as the legend writes it), log2, 1/m, and the distance holding 90% of its attention."""
+    """Every head: its slope (as the legend writes it), log2, 1/m, and the distance holding 90% of its attention.
+
+    The column headers are in the run's language (a table to read, not a CSV)."""
     m = alibi_slopes(heads).numpy()
     return pd.DataFrame(
         {
-            "head": np.arange(1, heads + 1),
-            "slope m": [number(v, 3) for v in m.tolist()],  # as the legend writes it: 0.0312, not 0.0313
+            _("head"): np.arange(1, heads + 1),
+            _("slope m"): [number(v, 3) for v in m.tolist()],  # as the legend writes it: 0.0312, not 0.0313
             "log2 m": np.log2(m),
-            "1/m (tokens per 1/e)": 1 / m,
-            "90% of attention within": alibi_reach(alibi_slopes(heads), seq_len).numpy(),
+            _("1/m (tokens per 1/e)"): 1 / m,
+            _("90% of attention within"): alibi_reach(alibi_slopes(heads), seq_len).numpy(),
         }
     )

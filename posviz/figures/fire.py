@@ -15,6 +15,7 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import heatmap
 from posviz.figures.csv import columns_csv, matrix_csv
 from posviz.figures.layout import finish, look, number, subtitle_lines
+from posviz.i18n import _
 
 GRID_POINTS = 64  # per axis of the heatmap of u
 CURVE_POINTS = 300
@@ -45,13 +46,13 @@ def interpolation(*, c: float, threshold: float, seq_len: int, lecture: bool = F
                 "mode": "lines",
                 "x": qi.numpy().astype(np.int32),
                 "y": u.astype(np.float32),
-                "name": f"distance i − j = {r}",
+                "name": _("distance i − j = {r}").format(r=r),
                 "line": {"width": lk.line, "color": _color(n, len(shown))},
                 "hovertemplate": "query i = %{x}<br>u = %{y:.3f}<extra>" + f"r = {r}" + "</extra>",
             }
         )
     layout = {
-        "xaxis": {"title": {"text": "query position i (log)"}, "type": "log"},
+        "xaxis": {"title": {"text": _("query position i (log)")}, "type": "log"},
         "yaxis": {"title": {"text": "u = ψ(i − j) / ψ(max(i, L))"}, "range": [0, 1.02]},
         "shapes": [
             {
@@ -62,11 +63,12 @@ def interpolation(*, c: float, threshold: float, seq_len: int, lecture: bool = F
     }  # fmt: skip
     figure = finish(
         {"data": data, "layout": layout},
-        title="Progressive interpolation: one distance means less as the query moves on",
+        title=_("Progressive interpolation: one distance means less as the query moves on"),
         subtitle=subtitle_lines(
-            f"ψ(x) = log(|c·x| + 1), c = {number(c)}; below L = {number(threshold)} (dotted) the normaliser is "
-            "fixed at ψ(L)",
-            "past L it is ψ(i): the same distance shrinks towards 0, so every length maps onto [0, 1]",
+            _("ψ(x) = log(|c·x| + 1), c = {c}; below L = {L} (dotted) the normaliser is fixed at ψ(L)").format(
+                c=number(c), L=number(threshold)
+            ),
+            _("past L it is ψ(i): the same distance shrinks towards 0, so every length maps onto [0, 1]"),
         ),
         lecture=lecture,
     )
@@ -82,8 +84,8 @@ def normalized(*, c: float, threshold: float, seq_len: int, lecture: bool = Fals
         np.where(future, np.nan, u).astype(np.float32),
         q_pos=pos.numpy(),
         k_pos=pos.numpy(),
-        title="What the MLP sees: u[i, j], a normalised distance in [0, 1]",
-        subtitle=f"c = {number(c)}, L = {number(threshold)}; each row is divided by ψ(max(i, L))",
+        title=_("What the MLP sees: u[i, j], a normalised distance in [0, 1]"),
+        subtitle=_("c = {c}, L = {L}; each row is divided by ψ(max(i, L))").format(c=number(c), L=number(threshold)),
         value_name="u",
         q_len=seq_len,
         k_len=seq_len,
@@ -91,7 +93,7 @@ def normalized(*, c: float, threshold: float, seq_len: int, lecture: bool = Fals
         zmin=0.0,
         zmax=1.0,
         mask=future,
-        mask_label="future keys j > i (masked)",
+        mask_label=_("future keys j > i (masked)"),
     )
     return Chart.of(figure, lambda: matrix_csv(u, pos.numpy(), pos.numpy()))
 
@@ -108,19 +110,22 @@ def mlp(*, heads: int, seed: int, lecture: bool = False) -> Chart:
             "mode": "lines",
             "x": u.numpy().astype(np.float32),
             "y": bias[h].astype(np.float32),
-            "name": f"head {h + 1}",
+            "name": _("head {h}").format(h=h + 1),
             "line": {"width": lk.line, "color": _color(h, heads)},
-            "hovertemplate": "u = %{x:.2f}<br>bias %{y:.3g}<extra>" + f"head {h + 1}" + "</extra>",
+            "hovertemplate": _("u = %{x:.2f}<br>bias %{y:.3g}") + f"<extra>{_('head {h}').format(h=h + 1)}</extra>",
         }
         for h in range(heads)
     ]
-    layout = {"xaxis": {"title": {"text": "normalised distance u"}}, "yaxis": {"title": {"text": "bias b_h(u)"}}}
+    layout = {
+        "xaxis": {"title": {"text": _("normalised distance u")}},
+        "yaxis": {"title": {"text": _("bias b_h(u)")}},
+    }
     figure = finish(
         {"data": data, "layout": layout},
-        title="The learned function: bias against u, one line per head",
+        title=_("The learned function: bias against u, one line per head"),
         subtitle=subtitle_lines(
-            f"illustrative weights, drawn as torch.nn.Linear starts (seed {seed}); 32 hidden units",
-            "training shapes these lines; the input u is what makes them work at any length",
+            _("illustrative weights, drawn as torch.nn.Linear starts (seed {seed}); 32 hidden units").format(seed=seed),
+            _("training shapes these lines; the input u is what makes them work at any length"),
         ),
         lecture=lecture,
     )

@@ -19,10 +19,17 @@ from posviz.encodings.t5 import t5_bucket
 from posviz.figures.chart import Chart
 from posviz.figures.csv import columns_csv
 from posviz.figures.layout import finish, look, number, on_panel, subplot_grid, subtitle_lines
+from posviz.i18n import N_, _
 
 DENSE, POINTS = 128, 300
 T5_BUCKETS, T5_MAX_DISTANCE = 32, 128  # T5's defaults, causal (decoder) buckets
-PANELS = ("ALiBi: −m·r", "KERPLE log: −p·log(1 + a·r)", "KERPLE power: −a·r^p", "T5: a learned scalar per bucket")
+# The panels' titles (in English, the keys of the biases and of the CSV's columns; shown translated).
+PANELS = (
+    N_("ALiBi: −m·r"),
+    N_("KERPLE log: −p·log(1 + a·r)"),
+    N_("KERPLE power: −a·r^p"),
+    N_("T5: a learned scalar per bucket"),
+)
 
 
 def distances(seq_len: int) -> torch.Tensor:
@@ -55,34 +62,37 @@ def family(*, heads: int, seq_len: int, seed: int, lecture: bool = False) -> Cha
     lk = look(lecture)
     b = family_biases(heads=heads, seq_len=seq_len, seed=seed)
     x = b["distance"].astype(np.int32)
-    layout = subplot_grid(2, 2, titles=list(PANELS), horizontal_spacing=0.12, vertical_spacing=0.2)
+    layout = subplot_grid(2, 2, titles=[_(p) for p in PANELS], horizontal_spacing=0.12, vertical_spacing=0.2)
     data = []
     for panel, name in enumerate(PANELS, start=1):
         for h in range(heads):
+            head = _("head {h}").format(h=h + 1)
             data.append(
                 {
                     "type": "scatter",
                     "mode": "lines",
                     "x": x,
                     "y": b[name][h].astype(np.float32),
-                    "name": f"head {h + 1}",
+                    "name": head,
                     "legendgroup": f"head {h + 1}",
                     "showlegend": panel == 1,
                     "line": {"width": lk.line, "color": f"hsl({int(240 * h / max(heads - 1, 1))}, 70%, 42%)"},
-                    "hovertemplate": "r = %{x}<br>bias %{y:.3g}<extra>" + f"head {h + 1}" + "</extra>",
+                    "hovertemplate": _("r = %{x}<br>bias %{y:.3g}") + "<extra>" + head + "</extra>",
                     **on_panel(panel),
                 }
             )
         suffix = "" if panel == 1 else str(panel)
-        layout[f"xaxis{suffix}"].update(type="log", title={"text": "distance r = i − j (log)"})
-        layout[f"yaxis{suffix}"].update(title={"text": "bias"})
+        layout[f"xaxis{suffix}"].update(type="log", title={"text": _("distance r = i − j (log)")})
+        layout[f"yaxis{suffix}"].update(title={"text": _("bias")})
     figure = finish(
         {"data": data, "layout": layout},
-        title="One family: a bias added to the logits, as a function of the distance",
+        title=_("One family: a bias added to the logits, as a function of the distance"),
         subtitle=subtitle_lines(
-            f"{heads} heads; KERPLE's p and a drawn as its code initialises them (seed {seed}), T5's table from "
-            "N(0, 1): illustrative, not trained",
-            "ALiBi is the power kernel with p = 1; the log kernel flattens where ALiBi falls on",
+            _(
+                "{heads} heads; KERPLE's p and a drawn as its code initialises them (seed {seed}), T5's table from "
+                "N(0, 1): illustrative, not trained"
+            ).format(heads=heads, seed=seed),
+            _("ALiBi is the power kernel with p = 1; the log kernel flattens where ALiBi falls on"),
         ),
         lecture=lecture,
         height=int(lk.height * 1.3),
@@ -95,7 +105,7 @@ def family(*, heads: int, seq_len: int, seed: int, lecture: bool = False) -> Cha
 
 
 def parameters_table(*, heads: int, seed: int) -> pd.DataFrame:
-    """Each head's illustrative KERPLE parameters, as the page's table: (heads, 3)."""
+    """Each head's illustrative KERPLE parameters, as the page's table: (heads, 3); headers in the run's language."""
     p, a = kerple_parameters(heads, generator=torch.Generator().manual_seed(seed))
     cells = {"p": [number(v, 3) for v in p.tolist()], "a": [number(v, 3) for v in a.tolist()]}
-    return pd.DataFrame({"head": np.arange(1, heads + 1), **cells})
+    return pd.DataFrame({_("head"): np.arange(1, heads + 1), **cells})

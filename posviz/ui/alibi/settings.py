@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from posviz.encodings.alibi import alibi_slopes
+from posviz.i18n import N_
 from posviz.ui.params import MAX_LEN, PARAMS
 from posviz.ui.settings import setting
 
@@ -15,10 +16,10 @@ PAGE_MAX_HEADS = 128  # the slider's top (the encoding takes up to 4096)
 class AlibiSettings:
     """Everything that determines the ALiBi page's tensors, in sidebar order."""
 
-    heads: int = setting(PARAMS["heads"], section="Heads and sequence", bounds=(None, PAGE_MAX_HEADS))
+    heads: int = setting(PARAMS["heads"], section=N_("Heads and sequence"), bounds=(None, PAGE_MAX_HEADS))
     seq_len: int = setting(PARAMS["seq_len"], bounds=(None, MAX_LEN))
     causal: bool = setting(PARAMS["causal"])
-    window: int = setting(PARAMS["window"], section="Zoom", bounds=(None, MAX_LEN))
+    window: int = setting(PARAMS["window"], section=N_("Zoom"), bounds=(None, MAX_LEN))
     q_start: int = setting(PARAMS["q_start"], when=lambda v: v["window"] > 0)
     k_start: int = setting(PARAMS["k_start"], when=lambda v: v["window"] > 0)
 

@@ -4,28 +4,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from posviz.i18n import N_
 from posviz.ui.params import MAX_LEN, PARAMS, Param
 from posviz.ui.settings import setting
 
 C = Param(
     "c",
-    "Scale c inside ψ",
+    N_("Scale c inside ψ"),
     "float",
     0.1,
     "number",
     min=0.001,
     max=100.0,
-    help="ψ(x) = log(|c·x| + 1); learned, initialised at 0.1. Larger c: ψ closer to a plain log.",
+    help=N_("ψ(x) = log(|c·x| + 1); learned, initialised at 0.1. Larger c: ψ closer to a plain log."),
 )
 THRESHOLD = Param(
     "threshold",
-    "Threshold L",
+    N_("Threshold L"),
     "float",
     512.0,
     "number",
     min=0.0,
     max=float(MAX_LEN),
-    help="Below query position L the normaliser stays ψ(L) (thresholding); learned, initialised at 512.",
+    help=N_("Below query position L the normaliser stays ψ(L) (thresholding); learned, initialised at 512."),
 )
 PAGE_MAX_HEADS = 16
 
@@ -34,8 +35,8 @@ PAGE_MAX_HEADS = 16
 class FireSettings:
     """Everything that determines the FIRE page's tensors, in sidebar order."""
 
-    c: float = setting(C, section="The normalised distance")
+    c: float = setting(C, section=N_("The normalised distance"))
     threshold: float = setting(THRESHOLD)
     seq_len: int = setting(PARAMS["seq_len"], default=8192, bounds=(2, MAX_LEN))
-    heads: int = setting(PARAMS["heads"], default=4, section="The MLP", bounds=(None, PAGE_MAX_HEADS))
+    heads: int = setting(PARAMS["heads"], default=4, section=N_("The MLP"), bounds=(None, PAGE_MAX_HEADS))
     seed: int = setting(PARAMS["seed"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from posviz.i18n import N_
 from posviz.ui.params import MAX_CURVE_LEN, PARAMS
 from posviz.ui.settings import setting
 
@@ -14,6 +15,6 @@ PAGE_MAX_HEADS = 16  # lines per panel that stay readable
 class KerpleSettings:
     """Everything that determines the KERPLE page's tensors, in sidebar order."""
 
-    heads: int = setting(PARAMS["heads"], default=4, section="Heads and distances", bounds=(None, PAGE_MAX_HEADS))
+    heads: int = setting(PARAMS["heads"], default=4, section=N_("Heads and distances"), bounds=(None, PAGE_MAX_HEADS))
     seq_len: int = setting(PARAMS["seq_len"], default=4096, bounds=(2, MAX_CURVE_LEN))
     seed: int = setting(PARAMS["seed"])

@@ -118,7 +118,7 @@ def xpos_snippet(*, part: str, dim: int, scale_base: float, seq_len: int, seed: 
         "rope = per_pair.sum(-1)  # (r,) RoPE alone",
         "xpos = (per_pair * zeta ** (r.double()[:, None] / scale_base)).sum(-1)  # (r,) each pair decayed",
         "",
-        f"# the same scores from torchscale's XPOS, on a query at position n = {CHECK_LEN - 1} and keys 0 .. n;",
+        "# the same scores from torchscale's XPOS, on a query at position n and keys 0 .. n;",
         "# its vectors are centred differently, the scores agree",
         f"n = min(seq_len, {CHECK_LEN}) - 1",
         "xp = XPOS(dim, scale_base=scale_base)",
