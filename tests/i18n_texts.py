@@ -184,7 +184,7 @@ def page_texts(at: Any) -> list[tuple[str, str]]:
     option captions, tables, buttons, expanders, the navigation, and every figure's texts."""
     out: list[tuple[str, str]] = []
     for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "error", "success"):
-        out += [(kind, e.value) for e in getattr(at, kind)]
+        out += [(kind, _SCRIPT.sub(" ", e.value)) for e in getattr(at, kind)]
     for kind in ("expander", "tabs", "button", "toggle", "radio", "selectbox", "slider", "number_input",
                  "text_area", "text_input", "checkbox", "select_slider", "multiselect"):  # fmt: skip
         for e in getattr(at, kind, []):
