@@ -114,7 +114,7 @@ def test_a_selection_draws_its_schemes(selection):
     names = [c.short for c in compared_in(selection)]
     [table] = tables(at)
     assert list(table["scheme"]) == names
-    grid = chart(at, "compare_attention")
+    grid = chart(at, "compare_terms")
     assert [a["text"] for a in grid.spec["layout"]["annotations"]][: len(names)] == names
     profile = chart(at, "compare_term_profile")
     assert [t["name"] for t in profile.spec["data"]] == names
