@@ -73,9 +73,7 @@ def _gen(s: ToySettings, offset: int) -> torch.Generator:
     return torch.Generator().manual_seed(s.seed + offset)
 
 
-Run = tuple[torch.Tensor, list[torch.Tensor]]  # logits (L, L), the position tensors built
-# ... or logits, tensors and the weights (L, L) when they are not the softmax of the logits
-RunWithWeights = tuple[torch.Tensor, list[torch.Tensor], torch.Tensor]
+Run = tuple[torch.Tensor, list[torch.Tensor]]  # logits (L, L), the position tensors built (+ weights: see above)
 
 
 def run_none(t: Toy) -> Run:

@@ -176,5 +176,7 @@ def test_every_selection_is_in_the_registry_and_the_default_is_the_first_eight()
     assert all(c in compared_in("beyond") for c in later)
     assert {c.short for c in compared_in("beyond")} - {c.short for c in later} == {"none", "RoPE", "ALiBi"}
     assert all(BY_KEY[c.key] is c for c in later)
+    for c in compared_in("all"):  # each names known selections; "all" is implied, never named
+        assert c.compared and set(c.compared.sets) <= set(COMPARE_SETS) - {"all"}, c.key
     with pytest.raises(ValueError, match="selection"):
         compared_in("everything")
