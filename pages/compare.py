@@ -18,11 +18,13 @@ lecture = lecture_mode()
 page_header("Compare every scheme", "one seeded toy sequence through none, absolute, relative and contextual positions")
 prose(texts.INTRO, label="How the comparison works")
 st.caption(texts.FIXED)
+if s.schemes != "core":
+    st.caption(texts.FIXED_LATER)
 if problem(s):
     rule_error(problem(s))
     st.stop()
 
-toy = dict(seq_len=s.seq_len, dim=s.dim, base=s.base, causal=s.causal, seed=s.seed)
+toy = dict(seq_len=s.seq_len, dim=s.dim, base=s.base, causal=s.causal, seed=s.seed, schemes=s.schemes)
 
 section("1 · The position term against distance")
 prose(texts.PROFILE)

@@ -58,6 +58,9 @@ class Compared:
         opens: the URL path its link opens (None: its own page).
         opens_text: what the link says it opens (None: "the <short> page with these settings").
         always_causal: it sees only past keys whatever the causal setting (CoPE counts them).
+        sets: the compare page's selections it is in besides ``"all"`` (keys of :data:`COMPARE_SETS`).
+        softmax: its attention is the softmax of its logits; False: its runner returns its weights as a third
+            tensor ``(L, L)`` (stick-breaking: rows sum to at most 1), its logits the log of them.
     """
 
     colour: str
@@ -67,6 +70,8 @@ class Compared:
     opens: str | None = None
     opens_text: str | None = None
     always_causal: bool = False
+    sets: tuple[str, ...] = ()
+    softmax: bool = True
 
 
 @dataclass(frozen=True)
@@ -131,7 +136,28 @@ _LINK = "posviz.ui.compare.links:link_"
 
 
 def _compared(key: str, colour: str, **more: Any) -> Compared:
-    return Compared(colour, run=_RUN + key, row=_ROW + key, link=_LINK + key, **more)
+    return Compared(colour, run=_RUN + key, row=_ROW + key, link=_LINK + key, **{"sets": ("core",), **more})
+
+
+def _compared_in_own_files(key: str, colour: str, **more: Any) -> Compared:
+    """A scheme whose compare runner, row and link live in its own modules, as ``compare_run``, ``compare_row``
+    and ``compare_link`` of its encodings, figures and ui settings."""
+    return Compared(
+        colour,
+        run=f"posviz.encodings.{key}:compare_run",
+        row=f"posviz.figures.{key}:compare_row",
+        link=f"posviz.ui.{key}.settings:compare_link",
+        **more,
+    )
+
+
+# The compare page's selections of schemes: key -> what the choice says. Each scheme's entry names the
+# selections it is in (``Compared.sets``); "all" holds every compared scheme.
+COMPARE_SETS: dict[str, str] = {
+    "core": "the first eight: none to CoPE",
+    "beyond": "beyond RoPE: the newer schemes, with none, RoPE and ALiBi to compare against",
+    "all": "every compared scheme (larger figures)",
+}
 
 
 def _length(*keys: str, lengths: tuple[int, ...], quick: tuple[int, ...], **fixed: str) -> Bench:
@@ -142,7 +168,8 @@ def _length(*keys: str, lengths: tuple[int, ...], quick: tuple[int, ...], **fixe
 # Each entry: key, title, short, paper, kind, how (the fields in order), then what differs from the defaults.
 SCHEMES: tuple[Scheme, ...] = (
     Scheme("none", "No position", "none", "—", "—", "nothing: attention sees a set", page=False,
-           compared=_compared("none", "#7f7f7f", opens="", opens_text="the home page: why attention needs position")),
+           compared=_compared("none", "#7f7f7f", opens="", opens_text="the home page: why attention needs position",
+                              sets=("core", "beyond"))),
     Scheme("sinusoidal", "Sinusoidal positions", "sinusoidal", "Vaswani et al. 2017", "absolute, fixed",
            "sin/cos of the position added to each token",
            icon="waves", shared_keys=("seq_len", "dim", "base", "layout", "seed"),
@@ -168,7 +195,8 @@ SCHEMES: tuple[Scheme, ...] = (
            "relative, learned", "content and distance terms, with global biases u and v, over a memory",
            icon="history", shared_keys=("seq_len", "mem_len", "dim", "seed"),
            settings="posviz.ui.transformer_xl.settings:TransformerXlSettings",
-           bench=_length("seq_len", lengths=(8, 64), quick=(8,))),
+           bench=_length("seq_len", lengths=(8, 64), quick=(8,)),
+           compared=_compared_in_own_files("transformer_xl", "#98df8a", always_causal=True, sets=("beyond",))),
     Scheme("t5", "T5 relative bias", "T5", "Raffel et al. 2020", "relative, learned",
            "a learned scalar per head and distance bucket",
            icon="grid_on", shared_keys=("q_len", "k_len", "align", "heads", "head", "seed", "step"),
@@ -180,38 +208,44 @@ SCHEMES: tuple[Scheme, ...] = (
            icon="rotate_right", shared_keys=("seq_len", "dim", "base", "layout", "seed"),
            settings="posviz.ui.rope.settings:RopeSettings", sections="posviz.ui.rope.texts",
            bench=_length("seq_len", lengths=(16384, 1048576), quick=(16384,)),
-           compared=_compared("rope", "#9467bd")),
+           compared=_compared("rope", "#9467bd", sets=("core", "beyond"))),
     Scheme("alibi", "ALiBi linear biases", "ALiBi", "Press et al. 2022", "relative, fixed",
            "a linear penalty −m·(i − j) per head on the logits",
            icon="trending_down", shared_keys=("seq_len", "heads", "causal"),
            settings="posviz.ui.alibi.settings:AlibiSettings",
            bench=_length("seq_len", lengths=(512, 131072), quick=(512,), heads="128"),
-           compared=_compared("alibi", "#d62728")),
+           compared=_compared("alibi", "#d62728", sets=("core", "beyond"))),
     Scheme("kerple", "KERPLE kernelized biases", "KERPLE", "Chi et al. 2022", "relative, learned",
            "a learned kernel of the distance per head, on the logits",
            icon="show_chart", shared_keys=("heads", "seq_len", "seed"),
            settings="posviz.ui.kerple.settings:KerpleSettings",
-           bench=_length("seq_len", lengths=(4096, 1048576), quick=(4096,))),
+           bench=_length("seq_len", lengths=(4096, 1048576), quick=(4096,)),
+           compared=_compared_in_own_files("kerple", "#ff9896", always_causal=True, sets=("beyond",))),
     Scheme("xpos", "xPos", "xPos", "Sun et al. 2022", "relative, fixed",
            "RoPE times a per-pair decay with distance",
            icon="blur_linear", shared_keys=("dim", "seq_len", "seed"),
            settings="posviz.ui.xpos.settings:XposSettings",
-           bench=_length("seq_len", lengths=(8192, 1048576), quick=(8192,))),
+           bench=_length("seq_len", lengths=(8192, 1048576), quick=(8192,)),
+           compared=_compared_in_own_files("xpos", "#e377c2", sets=("beyond",))),
     Scheme("nope", "NoPE and DroPE", "NoPE", "Kazemnejad et al. 2023", "none: the causal mask only",
            "no position term: the mask lets a model count its predecessors",
            icon="block", shared_keys=("seq_len", "dim", "base", "seed"),
            settings="posviz.ui.nope.settings:NopeSettings",
-           bench=_length("seq_len", lengths=(16, 512), quick=(16,))),
+           bench=_length("seq_len", lengths=(16, 512), quick=(16,)),
+           compared=_compared_in_own_files("nope", "#c7c7c7", always_causal=True, sets=("beyond",))),
     Scheme("fire", "FIRE functional interpolation", "FIRE", "Li et al. 2023", "relative, learned",
            "an MLP of the distance divided by the query's own context",
            icon="functions", shared_keys=("heads", "seq_len", "seed"),
            settings="posviz.ui.fire.settings:FireSettings",
-           bench=_length("seq_len", lengths=(8192, 131072), quick=(8192,))),
+           bench=_length("seq_len", lengths=(8192, 131072), quick=(8192,)),
+           compared=_compared_in_own_files("fire", "#bcbd22", sets=("beyond",))),
     Scheme("stickbreaking", "Stick-breaking attention", "stick-breaking", "Tan et al. 2024", "contextual, none",
            "each key breaks off a share of what the nearer keys left",
            icon="straighten", shared_keys=("seq_len", "dim", "seed"),
            settings="posviz.ui.stickbreaking.settings:StickbreakingSettings",
-           bench=_length("seq_len", lengths=(24, 128), quick=(24,))),
+           bench=_length("seq_len", lengths=(24, 128), quick=(24,)),
+           compared=_compared_in_own_files("stickbreaking", "#17becf", always_causal=True, sets=("beyond",),
+                                              softmax=False)),
     Scheme("cope", "CoPE contextual positions", "CoPE", "Golovneva et al. 2024", "contextual, learned",
            "positions that count gated tokens, not all tokens",
            icon="format_list_numbered", shared_keys=("dim", "seed"),
@@ -222,6 +256,15 @@ SCHEMES: tuple[Scheme, ...] = (
 
 BY_KEY: dict[str, Scheme] = {s.key: s for s in SCHEMES}
 COMPARED: tuple[Scheme, ...] = tuple(s for s in SCHEMES if s.compared is not None)
+
+
+def compared_in(selection: str) -> tuple[Scheme, ...]:
+    """The compared schemes of the compare page's selection ``selection`` (a key of :data:`COMPARE_SETS`), in the
+    registry's order."""
+    if selection not in COMPARE_SETS:
+        raise ValueError(f"no selection of schemes {selection!r}: choose one of {', '.join(COMPARE_SETS)}.")
+    return tuple(s for s in COMPARED if s.compared and (selection == "all" or selection in s.compared.sets))
+
 
 HOME = Page("", "Why position?", "home", "home")
 COMPARE = Page(

@@ -77,8 +77,8 @@ from posviz.ui.sections import every_on_demand, sections_of
 from tests.registry import all_url_keys, settings_classes
 from tools.bench import PAGES as BENCH
 
-toy = dict(seq_len=6, dim=8, base=10000.0, causal=True, seed=0)
-run = compare.comparison(6, 8, 10000.0, True, 0)
+toy = dict(seq_len=6, dim=8, base=10000.0, causal=True, seed=0, schemes="all")  # a new scheme is in "all"
+run = compare.comparison(6, 8, 10000.0, True, 0, "all")
 grid = compare.term_grid(**toy).spec
 table = compare_properties.properties(**toy)
 json.dump({

@@ -2,13 +2,16 @@
 
 Every scheme gets the same seeded ``q``, ``k`` (identity projections, so the
 absolute schemes add their vectors to ``q`` and ``k`` directly) and the same
-mask. A runner (``run_<key>`` here for the schemes posviz ships with; a new
-scheme's runner lives in its own module) takes the :class:`Toy` and returns the
-logits ``(L, L)`` and the position tensors it built; parameters are made
-inside, as a model would hold them, so the bytes count them. The registry
+mask. A runner (``run_<key>`` here for the first schemes posviz shipped with;
+the later ones' as ``compare_run`` in their own modules) takes the :class:`Toy`
+and returns the logits ``(L, L)`` and the position tensors it built, and, when
+its attention is not the softmax of its logits, its weights ``(L, L)``
+(stick-breaking: its logits are then ``log`` of its weights). Parameters are
+made inside, as a model would hold them, so the bytes count them. The registry
 (:mod:`posviz.schemes`, each scheme's ``compared``) names each runner. A
 scheme's *position term* is what it changes in the logits:
-``logits - q k^T / sqrt(d)``.
+``logits - q k^T / sqrt(d)``; a key whose logit is ``-inf`` (the scheme itself
+attends nothing there) is masked.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ def _gen(s: ToySettings, offset: int) -> torch.Generator:
     return torch.Generator().manual_seed(s.seed + offset)
 
 
-Run = tuple[torch.Tensor, list[torch.Tensor]]  # logits (L, L), the position tensors built
+Run = tuple[torch.Tensor, list[torch.Tensor]]  # logits (L, L), the position tensors built (+ weights: see above)
 
 
 def run_none(t: Toy) -> Run:
@@ -149,10 +152,13 @@ def compare_schemes(
         if compared is None:
             raise ValueError(f"{key!r} is not a compared scheme of the registry")
         mask = causal_only if compared.always_causal else masked
-        logits, built = load(compared.run)(t)  # (L, L) and the position tensors the scheme built
+        logits, built, *own = load(compared.run)(t)  # (L, L), the position tensors built, [its weights (L, L)]
+        if bool(own) == compared.softmax:
+            raise ValueError(f"{key!r}'s runner returns weights exactly when its entry says softmax=False")
         nbytes.append(sum(x.untyped_storage().nbytes() for x in built))
-        terms.append((logits - t.content).masked_fill(mask, float("nan")))
-        weights.append(masked_softmax(logits, mask))
+        unseen = mask | torch.isneginf(logits)  # (L, L) masked, or a key the scheme itself gives nothing
+        terms.append((logits - t.content).masked_fill(unseen, float("nan")))
+        weights.append(own[0].masked_fill(unseen, 0.0) if own else masked_softmax(logits, mask))
     terms_t = torch.stack(terms).float()  # (schemes, L, L)
     finite = terms_t[torch.isfinite(terms_t)]
     return Comparison(

@@ -19,15 +19,20 @@ Notation: ``h`` head, ``i`` query, ``j`` key; biases are ``(heads, q_len, k_len)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 
 from posviz.i18n import _
 
+if TYPE_CHECKING:
+    from posviz.encodings.compare import Toy
+
 INIT_C = 0.1
 INIT_L = 512.0
 EPS = 1e-6
 MLP_WIDTH = 32
+COMPARE_HEADS, COMPARE_HEAD = 8, 0  # the compare page's: the first of 8 heads
 
 
 def fire_psi(x: torch.Tensor, *, c: float = INIT_C) -> torch.Tensor:
@@ -91,3 +96,23 @@ def fire_bias(normalized: torch.Tensor, mlp: FireMLP) -> torch.Tensor:
     """
     hidden = torch.relu(normalized[..., None] * mlp.w1[:, 0] + mlp.b1)  # (q_len, k_len, width)
     return (hidden @ mlp.w2.T + mlp.b2).permute(2, 0, 1)
+
+
+def fire_parameter_count(heads: int, *, width: int = MLP_WIDTH) -> int:
+    """The learned numbers: the MLP ``Linear(1, width) -> Linear(width, heads)`` and ``c`` and ``L``."""
+    return (width + width) + (width * heads + heads) + 2
+
+
+def compare_run(t: Toy) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """The compare page's run: head ``COMPARE_HEAD`` of an MLP of ``COMPARE_HEADS`` heads drawn by :func:`fire_mlp`
+    from the toy's seed (as the FIRE page draws it with that seed and 8 heads), at the initial ``c`` and ``L``,
+    added to the scaled content scores.
+
+    Returns:
+        logits (L, L) float64, and what it built: the MLP's weights, the normalised distances (L, L) and the
+        bias (heads, L, L).
+    """
+    mlp = fire_mlp(COMPARE_HEADS, generator=torch.Generator().manual_seed(t.s.seed))
+    normalized = fire_normalized_distance(t.pos, t.pos)  # (L, L)
+    bias = fire_bias(normalized, mlp)  # (heads, L, L)
+    return t.content + bias[COMPARE_HEAD], [mlp.w1, mlp.b1, mlp.w2, mlp.b2, normalized, bias]

@@ -16,12 +16,18 @@ Notation: ``h`` head, ``i`` query, ``j`` key; biases are ``(heads, q_len, k_len)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import torch
 
 from posviz.i18n import _
 
+if TYPE_CHECKING:
+    from posviz.encodings.compare import Toy
+
 EPS = 0.01  # the reference's lower clamp of every parameter
 MAX_POWER = 2.0  # the power kernel's exponent stays conditionally positive definite up to 2
+COMPARE_HEADS, COMPARE_HEAD = 8, 0  # the compare page's: the first of 8 heads, the log kernel
 
 
 def causal_distance(q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
@@ -90,3 +96,16 @@ def kerple_parameters(heads: int, *, generator: torch.Generator) -> tuple[torch.
     p = (2 * torch.rand(heads, generator=generator, dtype=torch.float64)).clamp(min=EPS)
     a = torch.rand(heads, generator=generator, dtype=torch.float64).clamp(min=EPS)
     return p, a
+
+
+def compare_run(t: Toy) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """The compare page's run: head ``COMPARE_HEAD`` of ``COMPARE_HEADS``' log kernel, its ``p`` and ``a`` drawn by
+    :func:`kerple_parameters` from the toy's seed (as the KERPLE page draws them with that seed and 8 heads),
+    added to the scaled content scores. Causal only: the kernel reads ``max(i - j, 0)``.
+
+    Returns:
+        logits (L, L) float64, and what it built: ``[p, a]`` (heads,) and the bias (heads, L, L).
+    """
+    p, a = kerple_parameters(COMPARE_HEADS, generator=torch.Generator().manual_seed(t.s.seed))
+    bias = kerple_log_bias(t.pos, t.pos, p=p, a=a)  # (heads, L, L)
+    return t.content + bias[COMPARE_HEAD], [p, a, bias]

@@ -18,9 +18,14 @@ so it is 1 below 8191 tokens and grows as the log of the context past it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import torch
 
 from posviz.encodings.attention import attention_weights
+
+if TYPE_CHECKING:
+    from posviz.encodings.compare import Toy
 
 ATTN_SCALE = 0.1  # Llama4TextConfig defaults
 FLOOR_SCALE = 8192
@@ -133,3 +138,13 @@ def permutation_change(values: torch.Tensor, order: torch.Tensor, *, causal: boo
     back = torch.empty_like(order)
     back[order] = torch.arange(len(order))
     return (out - out_shuffled[back]).abs().amax(-1)
+
+
+def compare_run(t: Toy) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """The compare page's run: the scaled content scores alone, always under the causal mask (the registry
+    entry says so). Its position term is 0: the mask is all it has.
+
+    Returns:
+        logits (L, L), and no tensor built.
+    """
+    return t.content, []

@@ -17,9 +17,13 @@ Notation: ``i`` query, ``j`` key, both ``0 .. L - 1`` of one causal sequence; ma
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import torch
 import torch.nn.functional as F  # noqa: N812
+
+if TYPE_CHECKING:
+    from posviz.encodings.compare import Toy
 
 
 def stickbreaking_log_weights(q: torch.Tensor, k: torch.Tensor, *, attend_current: bool = False) -> torch.Tensor:
@@ -75,3 +79,16 @@ def softmax_causal_weights(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
     z = (q.to(torch.float64) @ k.to(torch.float64).T) / math.sqrt(q.shape[-1])
     future = torch.ones_like(z, dtype=torch.bool).triu(1)
     return torch.softmax(z.masked_fill(future, -math.inf), -1)
+
+
+def compare_run(t: Toy) -> tuple[torch.Tensor, list[torch.Tensor], torch.Tensor]:
+    """The compare page's run: the toy's ``q`` and ``k`` (the stick-breaking page's toy at the same seed, length and
+    dim) through :func:`stickbreaking_log_weights`. Its logits are ``log A_ij``, so its position term
+    ``log A_ij - z_ij = -softplus(z_ij) - sum_{j < k < i} softplus(z_ik)`` is what the breaks take away.
+
+    Returns:
+        logits ``log A`` (L, L) float64 (``-inf`` on and after the diagonal), no tensor built, and the weights
+        ``A`` (L, L) float64, whose rows sum to at most 1.
+    """
+    log_weights = stickbreaking_log_weights(t.q, t.k)
+    return log_weights, [], log_weights.exp()

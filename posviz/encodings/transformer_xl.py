@@ -24,10 +24,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 
+from posviz.encodings.attention import toy_normal
 from posviz.encodings.skew import rel_shift
+
+if TYPE_CHECKING:
+    from posviz.encodings.compare import Toy
 
 
 def txl_positional_embedding(pos_seq: torch.Tensor, d_model: int) -> torch.Tensor:
@@ -114,3 +119,44 @@ def txl_update_memory(mems: torch.Tensor, hidden: torch.Tensor, *, mem_len: int)
     """
     joined = torch.cat([mems, hidden], dim=0)
     return joined[max(0, joined.shape[0] - mem_len) :]
+
+
+def txl_toy_terms(q_len: int, mem_len: int, dim: int, seed: int) -> TxlTerms:
+    """One head with seeded toy weights (illustrative), the Transformer-XL page's: queries ``(q_len, dim)`` and keys
+    ``(mem_len + q_len, dim)`` standard normal, then ``W_R`` ``(dim, 2 dim)`` (``R`` has ``d_model = 2 dim``),
+    ``u`` and ``v`` ``(dim,)``, all drawn in that order from ``seed``.
+
+    Returns:
+        The terms, each (q_len, mem_len + q_len) float64.
+    """
+    g = torch.Generator().manual_seed(seed)
+    k_len = q_len + mem_len
+    q, k = toy_normal(q_len, dim, generator=g).double(), toy_normal(k_len, dim, generator=g).double()
+    w_r = toy_normal(dim, 2 * dim, generator=g).double() / math.sqrt(2 * dim)  # r_net: d_model -> d_head
+    r_k = txl_positional_embedding(torch.arange(k_len - 1, -1, -1), 2 * dim) @ w_r.T
+    u, v = toy_normal(dim, generator=g).double(), toy_normal(dim, generator=g).double()
+    return txl_terms(q, k, r_k, u=u, v=v, mem_len=mem_len)
+
+
+def txl_parameter_count(dim: int) -> int:
+    """The position's learned numbers in one head: ``W_R`` (dim, 2 dim), ``u`` and ``v`` (dim,)."""
+    return dim * 2 * dim + 2 * dim
+
+
+def compare_run(t: Toy) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """The compare page's run: :func:`txl_toy_terms` with no memory, at the toy's length, dim and seed (its ``q``
+    and ``k`` are the compare toy's: the same draws), so it is the Transformer-XL page at ``mem_len = 0``.
+
+    Returns:
+        logits (L, L) float64 ``(AC + BD) / sqrt(d)``, ``-inf`` after the diagonal, and what it built: the position
+        scores before and after the shift, (L, L) each.
+    """
+    terms = txl_toy_terms(t.s.seq_len, 0, t.s.dim, t.s.seed)
+    return terms.score, [terms.bd_raw, terms.bd]
+
+
+def txl_slowest_period(d_model: int) -> float:
+    """The longest wavelength of ``R``, ``2 pi / inv_freq[-1] = 2 pi 10000 ** ((d_model - 2) / d_model)`` tokens."""
+    if d_model < 2 or d_model % 2:
+        raise ValueError(f"d_model must be even and at least 2 (a sine and a cosine per frequency), got {d_model}.")
+    return 2 * math.pi * 10000 ** ((d_model - 2) / d_model)

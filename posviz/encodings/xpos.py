@@ -20,9 +20,15 @@ Notation: ``n`` query position, ``m`` key position, ``k`` pair; scores are ``(q_
 
 from __future__ import annotations
 
+import math
+from typing import TYPE_CHECKING
+
 import torch
 
 from posviz.encodings.rope import apply_rope, check_rope_dim, rope_inv_freq
+
+if TYPE_CHECKING:
+    from posviz.encodings.compare import Toy
 
 GAMMA = 0.4  # torchscale's constant in zeta
 SCALE_BASE = 512  # torchscale's xpos_scale_base
@@ -115,3 +121,20 @@ def xpos_score_by_distance(
     angles = distances.to(torch.float64)[:, None] * rope_inv_freq(dim, base=BASE)[None, :]  # (r, dim/2)
     per_pair = torch.cos(angles) * (q1 * k1 + q2 * k2) + torch.sin(angles) * (q1 * k2 - q2 * k1)  # (r, dim/2)
     return per_pair.sum(-1), (per_pair * xpos_decay(distances, dim, scale_base=scale_base)).sum(-1)
+
+
+def compare_run(t: Toy) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """The compare page's run: its toy ``q`` and ``k`` through :func:`apply_xpos` (base 10000 and scale_base 512,
+    torchscale's, whatever the page's base), scored and scaled by ``1 / sqrt(d)``.
+
+    Returns:
+        logits (L, L) float64, and the vectors built, ``[q', k']`` (L, d) float64 each.
+    """
+    q, k = apply_xpos(t.q, t.pos), apply_xpos(t.k, t.pos, key=True)
+    return q @ k.T / math.sqrt(t.s.dim), [q, k]
+
+
+def xpos_fade_distance(dim: int, *, scale_base: float = SCALE_BASE) -> float:
+    """The distance at which the fastest pair's factor ``zeta_0 ** (r / scale_base)`` falls to ``1/e``."""
+    _check_scale_base(scale_base)
+    return scale_base / -math.log(float(xpos_zeta(dim)[0]))

@@ -4,7 +4,8 @@
 notebook) calls: functions of the toy sequence's settings returning a :class:`Chart`. They share one
 run of every scheme (:func:`comparison`); the ``*_figure`` builders below them turn arrays into plain specs,
 encoded once by :meth:`Chart.of` (no Plotly figure is built on the way).
-The schemes, their names and colours come from the registry (:data:`posviz.schemes.COMPARED`), in its order.
+The schemes, their names and colours come from the registry, in its order: the selection ``schemes``
+(a key of :data:`posviz.schemes.COMPARE_SETS`; ``"core"`` by default) names which.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from posviz.encodings.compare import compare_schemes
 from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, heatmap_grid, look, subtitle_lines
 from posviz.figures.csv import columns_csv, panels_csv
-from posviz.schemes import COMPARED
+from posviz.schemes import compared_in
 
 RUNS = 16  # comparisons kept: each is a few hundred KB at the largest sequence
 
@@ -35,6 +36,8 @@ class Run:
     terms: np.ndarray  # (schemes, L, L) float32, logits - content; NaN where masked
     weights: np.ndarray  # (schemes, L, L) float32
     nbytes: tuple[int, ...]  # bytes of the position tensors each scheme built
+    always_causal: tuple[str, ...] = ()  # the names of those that see only past keys whatever the setting
+    own_weights: tuple[str, ...] = ()  # the names of those whose weights are not a softmax (rows sum to <= 1)
 
 
 def _frozen(a) -> np.ndarray:
@@ -44,45 +47,74 @@ def _frozen(a) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=RUNS)
-def comparison(seq_len: int, dim: int, base: float, causal: bool, seed: int) -> Run:
-    """One run of every compared scheme, shared by the page's four figures and its table (bounded cache)."""
-    run = compare_schemes(tuple(c.key for c in COMPARED), seq_len=seq_len, dim=dim, base=base, causal=causal, seed=seed)
+def comparison(seq_len: int, dim: int, base: float, causal: bool, seed: int, schemes: str = "core") -> Run:
+    """One run of the selection ``schemes``, shared by the page's four figures and its table (bounded cache)."""
+    chosen = compared_in(schemes)
+    keys = tuple(c.key for c in chosen)
+    run = compare_schemes(keys, seq_len=seq_len, dim=dim, base=base, causal=causal, seed=seed)
     return Run(
-        names=tuple(c.short for c in COMPARED),
-        colours=tuple(c.compared.colour for c in COMPARED if c.compared),
+        names=tuple(c.short for c in chosen),
+        colours=tuple(c.compared.colour for c in chosen if c.compared),
         positions=_frozen(run.positions),
         terms=_frozen(run.terms),
         weights=_frozen(run.weights),
         nbytes=tuple(run.nbytes),
+        always_causal=tuple(c.short for c in chosen if c.compared and c.compared.always_causal),
+        own_weights=tuple(c.short for c in chosen if c.compared and not c.compared.softmax),
     )
 
 
-def term_profile(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, lecture: bool = False) -> Chart:
+def term_profile(
+    *, seq_len: int, dim: int, base: float, causal: bool, seed: int, schemes: str = "core", lecture: bool = False
+) -> Chart:
     """The last query's position term against distance, one line per scheme; CSV: that row, a column each."""
-    r = comparison(seq_len, dim, base, causal, seed)
+    r = comparison(seq_len, dim, base, causal, seed, schemes)
     figure = term_profile_figure(
-        r.terms, names=r.names, positions=r.positions, causal=causal, colours=r.colours, lecture=lecture
+        r.terms,
+        names=r.names,
+        positions=r.positions,
+        causal=causal,
+        colours=r.colours,
+        lecture=lecture,
+        always_causal=r.always_causal,
+        schemes=schemes,
     )
     return Chart.of(figure, lambda: _last_row_csv(r, r.terms, distance=True))
 
 
-def term_grid(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, lecture: bool = False) -> Chart:
+def term_grid(
+    *, seq_len: int, dim: int, base: float, causal: bool, seed: int, schemes: str = "core", lecture: bool = False
+) -> Chart:
     """Every scheme's ``(L, L)`` position term; CSV: one row per (query, key), a column per scheme."""
-    r = comparison(seq_len, dim, base, causal, seed)
-    figure = term_grid_figure(r.terms, names=r.names, positions=r.positions, causal=causal, lecture=lecture)
+    r = comparison(seq_len, dim, base, causal, seed, schemes)
+    figure = term_grid_figure(
+        r.terms, names=r.names, positions=r.positions, causal=causal, lecture=lecture, always_causal=r.always_causal
+    )
     return Chart.of(figure, lambda: panels_csv(dict(zip(r.names, r.terms, strict=True)), r.positions, r.positions))
 
 
-def attention_grid(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, lecture: bool = False) -> Chart:
+def attention_grid(
+    *, seq_len: int, dim: int, base: float, causal: bool, seed: int, schemes: str = "core", lecture: bool = False
+) -> Chart:
     """Every scheme's attention map; CSV: one row per (query, key), a column per scheme."""
-    r = comparison(seq_len, dim, base, causal, seed)
-    figure = attention_grid_figure(r.weights, names=r.names, positions=r.positions, causal=causal, lecture=lecture)
+    r = comparison(seq_len, dim, base, causal, seed, schemes)
+    figure = attention_grid_figure(
+        r.weights,
+        names=r.names,
+        positions=r.positions,
+        causal=causal,
+        lecture=lecture,
+        always_causal=r.always_causal,
+        own_weights=r.own_weights,
+    )
     return Chart.of(figure, lambda: panels_csv(dict(zip(r.names, r.weights, strict=True)), r.positions, r.positions))
 
 
-def attention_row(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, lecture: bool = False) -> Chart:
+def attention_row(
+    *, seq_len: int, dim: int, base: float, causal: bool, seed: int, schemes: str = "core", lecture: bool = False
+) -> Chart:
     """The last query's attention over keys, one line per scheme; CSV: that row, a column per scheme."""
-    r = comparison(seq_len, dim, base, causal, seed)
+    r = comparison(seq_len, dim, base, causal, seed, schemes)
     figure = attention_row_figure(r.weights, names=r.names, positions=r.positions, colours=r.colours, lecture=lecture)
     return Chart.of(figure, lambda: _last_row_csv(r, r.weights, distance=False))
 
@@ -94,8 +126,33 @@ def _last_row_csv(r: Run, matrices: np.ndarray, *, distance: bool) -> str:
     return columns_csv({**keys, **dict(zip(r.names, matrices[:, last], strict=True))})
 
 
-def _mode(causal: bool) -> str:
-    return "causal (CoPE always)" if causal else "every key visible (CoPE stays causal)"
+CORE_ALWAYS_CAUSAL = ("CoPE",)  # the figure builders' default: the core selection's
+
+
+def _mode(causal: bool, always_causal: Sequence[str]) -> str:
+    """The mask in words: ``always_causal`` names the schemes that see only past keys whatever the setting."""
+    names = ", ".join(always_causal)
+    if causal:
+        return f"causal ({names} always)" if names else "causal"
+    stay = "stays" if len(always_causal) == 1 else "stay"
+    return f"every key visible ({names} {stay} causal)" if names else "every key visible"
+
+
+def _normalised(own_weights: Sequence[str]) -> str:
+    """How each row's weights are made: ``own_weights`` names the schemes whose are not a softmax."""
+    if not own_weights:
+        return "softmax over keys of each row"
+    return f"softmax over keys of each row ({', '.join(own_weights)}: its own weights, summing to at most 1)"
+
+
+# What the profile's shapes say, per selection (the core one's names its schemes; the others' stay general).
+PROFILE_NOTES = {
+    "core": "a function of distance alone: ALiBi (a straight line), T5 (one learned value per bucket; "
+    "random here, so steps with no trend); content-dependent: Shaw, RoPE, CoPE; no pattern: learned",
+    "beyond": "a function of distance alone: ALiBi, KERPLE, FIRE; content-dependent: RoPE, xPos, "
+    "Transformer-XL, stick-breaking (what nearer keys took); flat at 0: none, NoPE",
+}
+PROFILE_NOTE = "a smooth line: a function of distance alone; a jagged one: the term depends on the content too"
 
 
 def _lines(x, ys, *, names, colours, hover: tuple[str, str, str], lecture: bool, markers: bool) -> dict[str, Any]:
@@ -124,7 +181,15 @@ def _lines(x, ys, *, names, colours, hover: tuple[str, str, str], lecture: bool,
 
 
 def term_profile_figure(
-    terms, *, names, positions, causal: bool, colours: Sequence[str] | None = None, lecture: bool = False
+    terms,
+    *,
+    names,
+    positions,
+    causal: bool,
+    colours: Sequence[str] | None = None,
+    lecture: bool = False,
+    always_causal: Sequence[str] = CORE_ALWAYS_CAUSAL,
+    schemes: str = "core",
 ) -> dict[str, Any]:
     """The last query's position term against distance ``i - j``, one line per scheme, one y axis."""
     z = as_array(terms).astype(np.float64)
@@ -149,16 +214,17 @@ def term_profile_figure(
         fig,
         title="What each scheme adds to one query's logits, against distance",
         subtitle=subtitle_lines(
-            "a function of distance alone: ALiBi (a straight line), T5 (one learned value per bucket; "
-            "random here, so steps with no trend); content-dependent: Shaw, RoPE, CoPE; no pattern: learned",
-            f"the same q and k for every scheme; {_mode(causal)}",
+            PROFILE_NOTES.get(schemes, PROFILE_NOTE),
+            f"the same q and k for every scheme; {_mode(causal, always_causal)}",
         ),
         lecture=lecture,
         plain=True,
     )
 
 
-def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = False) -> dict[str, Any]:
+def term_grid_figure(
+    terms, *, names, positions, causal: bool, lecture: bool = False, always_causal: Sequence[str] = CORE_ALWAYS_CAUSAL
+) -> dict[str, Any]:
     """Every scheme's ``(L, L)`` position term on one diverging colour scale."""
     pos = as_array(positions)
     return heatmap_grid(
@@ -167,7 +233,7 @@ def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = F
         k_pos=pos,
         titles=list(names),
         title="Position terms, every query and key, one colour scale",
-        subtitle=f"logit − q·k/√d; blank: masked keys; {_mode(causal)}",
+        subtitle=f"logit − q·k/√d; blank: masked keys; {_mode(causal, always_causal)}",
         value_name="term",
         palette="diverging",
         lecture=lecture,
@@ -175,7 +241,16 @@ def term_grid_figure(terms, *, names, positions, causal: bool, lecture: bool = F
     )
 
 
-def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: bool = False) -> dict[str, Any]:
+def attention_grid_figure(
+    weights,
+    *,
+    names,
+    positions,
+    causal: bool,
+    lecture: bool = False,
+    always_causal: Sequence[str] = CORE_ALWAYS_CAUSAL,
+    own_weights: Sequence[str] = (),
+) -> dict[str, Any]:
     """Every scheme's attention map on one sequential colour scale."""
     pos = as_array(positions)
     w = as_array(weights)
@@ -185,7 +260,7 @@ def attention_grid_figure(weights, *, names, positions, causal: bool, lecture: b
         k_pos=pos,
         titles=list(names),
         title="Attention on the same toy sequence, one colour scale",
-        subtitle=f"softmax over keys of each row; {_mode(causal)}; colour: log scale",
+        subtitle=f"{_normalised(own_weights)}; {_mode(causal, always_causal)}; colour: log scale",
         value_name="weight",
         palette="sequential",
         lecture=lecture,

@@ -1,8 +1,8 @@
 """The compare page's properties table: one row per compared scheme, computed from the settings.
 
 Each scheme's row is a function the registry names (``compared.row``); ``row_<key>`` here for the
-schemes posviz ships with, a new scheme's in its own module. A row is ``(kind, learned or fixed,
-parameters, where it stops distinguishing distances)``.
+first schemes posviz shipped with, the later ones' as ``compare_row`` in their own figures module. A row
+is ``(kind, learned or fixed, parameters, where it stops distinguishing distances)``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from posviz.encodings.rope import rope_inv_freq
 from posviz.encodings.sinusoidal import sinusoidal_wavelengths
 from posviz.encodings.t5 import t5_saturation
 from posviz.figures.compare import comparison
-from posviz.schemes import COMPARED, load
+from posviz.schemes import compared_in, load
 
 Row = tuple[str, str, int, str]  # kind, learned or fixed, parameters, where it stops distinguishing distances
 
@@ -71,29 +71,31 @@ def row_cope(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
     return ("contextual, counts gated keys", "learned", COPE_NPOS * dim, stops)
 
 
-def property_rows(*, seq_len: int, dim: int, base: float, causal: bool) -> dict[str, Row]:
-    """Scheme key -> its row, from the settings, in the registry's order."""
+def property_rows(*, seq_len: int, dim: int, base: float, causal: bool, schemes: str = "core") -> dict[str, Row]:
+    """Scheme key -> its row, from the settings, for the selection ``schemes``, in the registry's order."""
     return {
-        c.key: load(c.compared.row)(seq_len=seq_len, dim=dim, base=base, causal=causal) for c in COMPARED if c.compared
+        c.key: load(c.compared.row)(seq_len=seq_len, dim=dim, base=base, causal=causal)
+        for c in compared_in(schemes)
+        if c.compared
     }
 
 
-def properties(*, seq_len: int, dim: int, base: float, causal: bool, seed: int) -> pd.DataFrame:
-    """The properties table in the registry's order, with the bytes of the position tensors each scheme built
-    on this sequence (measured).
+def properties(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, schemes: str = "core") -> pd.DataFrame:
+    """The properties table of the selection ``schemes`` in the registry's order, with the bytes of the position
+    tensors each scheme built on this sequence (measured).
 
     No time column: at these lengths a run is tens of microseconds of PyTorch's per-call overhead, and
     on a shared server the same measurement varied up to a thousandfold between page opens.
     """
-    rows = property_rows(seq_len=seq_len, dim=dim, base=base, causal=causal)
+    rows = property_rows(seq_len=seq_len, dim=dim, base=base, causal=causal, schemes=schemes)
     kinds, learned, params, stops = zip(*rows.values(), strict=True)
     return pd.DataFrame(
         {
-            "scheme": [c.short for c in COMPARED],
+            "scheme": [c.short for c in compared_in(schemes)],
             "kind": kinds,
             "learned or fixed": learned,
             "parameters": params,
             "stops distinguishing distances at": stops,
-            "position tensors (bytes)": list(comparison(seq_len, dim, base, causal, seed).nbytes),
+            "position tensors (bytes)": list(comparison(seq_len, dim, base, causal, seed, schemes).nbytes),
         }
     )

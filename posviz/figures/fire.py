@@ -9,7 +9,14 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from posviz.encodings.fire import fire_bias, fire_mlp, fire_normalized_distance
+from posviz.encodings.fire import (
+    COMPARE_HEADS,
+    INIT_L,
+    fire_bias,
+    fire_mlp,
+    fire_normalized_distance,
+    fire_parameter_count,
+)
 from posviz.encodings.positions import curve_positions, display_positions
 from posviz.figures.chart import Chart
 from posviz.figures.common import heatmap
@@ -131,3 +138,9 @@ def mlp(*, heads: int, seed: int, lecture: bool = False) -> Chart:
     )
     columns = {"u": u.numpy(), **{f"head {h + 1}": bias[h] for h in range(heads)}}
     return Chart.of(figure, lambda: columns_csv(columns))
+
+
+def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
+    """FIRE's row of the compare page's properties table: an MLP of 8 heads, ``c`` and ``L``."""
+    stops = f"never exactly: ψ(i − j)/ψ(max(i, {INIT_L:g})) puts far distances close together"
+    return ("relative, bias on the logits (an MLP)", "learned", fire_parameter_count(COMPARE_HEADS), stops)

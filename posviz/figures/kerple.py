@@ -13,7 +13,7 @@ import torch
 
 from posviz.encodings.alibi import alibi_bias
 from posviz.encodings.attention import toy_normal
-from posviz.encodings.kerple import kerple_log_bias, kerple_parameters, kerple_power_bias
+from posviz.encodings.kerple import COMPARE_HEADS, kerple_log_bias, kerple_parameters, kerple_power_bias
 from posviz.encodings.positions import curve_positions
 from posviz.encodings.t5 import t5_bucket
 from posviz.figures.chart import Chart
@@ -109,3 +109,9 @@ def parameters_table(*, heads: int, seed: int) -> pd.DataFrame:
     p, a = kerple_parameters(heads, generator=torch.Generator().manual_seed(seed))
     cells = {"p": [number(v, 3) for v in p.tolist()], "a": [number(v, 3) for v in a.tolist()]}
     return pd.DataFrame({_("head"): np.arange(1, heads + 1), **cells})
+
+
+def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
+    """KERPLE's row of the compare page's properties table: the log kernel, ``p`` and ``a`` per head."""
+    stops = "never: the penalty p·log(1 + a·r) keeps growing, ever more slowly"
+    return ("relative, bias on the logits (log kernel)", "learned", 2 * COMPARE_HEADS, stops)

@@ -197,3 +197,9 @@ def drope(*, dim: int, base: float, length: int, seed: int, lecture: bool = Fals
         lecture=lecture,
     )
     return Chart.of(figure, lambda: columns_csv({"distance": r, "with rope": rope_d, "dropped": drop_d}))
+
+
+def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
+    """NoPE's row of the compare page's properties table."""
+    stops = "never sees a distance; the causal mask lets it count its predecessors"
+    return ("none: the causal mask only", "fixed", 0, stops)

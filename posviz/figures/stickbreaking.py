@@ -119,3 +119,9 @@ def recency(*, lecture: bool = False) -> Chart:
         height=int(lk.height * 0.8),
     )
     return Chart.of(figure, lambda: columns_csv({"distance": r, **{f"score {z:g}": w for z, w in curves.items()}}))
+
+
+def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
+    """Stick-breaking's row of the compare page's properties table."""
+    stops = "never: a far key gets only what the nearer keys left, and the content decides how much that is"
+    return ("contextual, breaks a stick from the nearest key back", "fixed", 0, stops)

@@ -6,14 +6,19 @@ biases ``u`` and ``v`` as small random matrices.
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 import numpy as np
 import torch
 
-from posviz.encodings.attention import toy_normal
-from posviz.encodings.transformer_xl import TxlTerms, txl_mask, txl_positional_embedding, txl_terms
+from posviz.encodings.transformer_xl import (
+    TxlTerms,
+    txl_mask,
+    txl_parameter_count,
+    txl_positional_embedding,
+    txl_slowest_period,
+    txl_toy_terms,
+)
 from posviz.figures.chart import Chart
 from posviz.figures.common import heatmap, heatmap_grid
 from posviz.figures.csv import matrix_csv, panels_csv
@@ -26,13 +31,7 @@ TERM_TITLES = ("(a) content q·k", "(b) content–position", "(c) global content
 @lru_cache(maxsize=16)  # the four figures of one view share the terms
 def _terms(q_len: int, mem_len: int, dim: int, seed: int) -> TxlTerms:
     """The head's terms for the toy weights of ``seed``: ``d_model = 2 dim`` for ``R``, projected to ``dim``."""
-    g = torch.Generator().manual_seed(seed)
-    k_len = q_len + mem_len
-    q, k = toy_normal(q_len, dim, generator=g).double(), toy_normal(k_len, dim, generator=g).double()
-    w_r = toy_normal(dim, 2 * dim, generator=g).double() / math.sqrt(2 * dim)  # r_net: d_model -> d_head
-    r_k = txl_positional_embedding(torch.arange(k_len - 1, -1, -1), 2 * dim) @ w_r.T
-    u, v = toy_normal(dim, generator=g).double(), toy_normal(dim, generator=g).double()
-    return txl_terms(q, k, r_k, u=u, v=v, mem_len=mem_len)
+    return txl_toy_terms(q_len, mem_len, dim, seed)
 
 
 def _lecture_cells(fig: dict, columns: int, lecture: bool) -> dict:
@@ -149,3 +148,9 @@ def memory(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = Fal
         mask_label="key after the query: masked",
     )
     return Chart.of(_lecture_cells(figure.to_dict(), len(k_pos), lecture), lambda: matrix_csv(weights, q_pos, k_pos))
+
+
+def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
+    """Transformer-XL's row of the compare page's properties table: ``W_R``, ``u`` and ``v`` of one head."""
+    stops = f"no limit; R's slowest period {txl_slowest_period(2 * dim):,.0f} tokens (base 10000)"
+    return ("relative, sinusoid through W_R in q·k, biases u, v", "learned", txl_parameter_count(dim), stops)

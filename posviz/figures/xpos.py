@@ -10,7 +10,7 @@ import torch
 
 from posviz.encodings.attention import toy_normal
 from posviz.encodings.positions import curve_positions, display_positions
-from posviz.encodings.xpos import xpos_decay, xpos_score_by_distance, xpos_zeta
+from posviz.encodings.xpos import xpos_decay, xpos_fade_distance, xpos_score_by_distance, xpos_zeta
 from posviz.figures.chart import Chart
 from posviz.figures.csv import columns_csv
 from posviz.figures.layout import finish, look, number, subtitle_lines
@@ -112,3 +112,10 @@ def scores(*, dim: int, scale_base: float, seq_len: int, seed: int, lecture: boo
         lecture=lecture,
     )
     return Chart.of(figure, lambda: columns_csv({"distance": r.numpy(), "RoPE score": rope, "xPos score": xpos}))
+
+
+def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
+    """xPos's row of the compare page's properties table (base 10000 and scale_base 512 whatever ``base``)."""
+    fade = xpos_fade_distance(dim)
+    stops = f"no limit in the rotation; the fastest pair's decay reaches 1/e at distance {fade:,.0f}"
+    return ("relative, rotation of q and k with a decay", "fixed", 0, stops)

@@ -8,20 +8,27 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from posviz.figures.compare_properties import property_rows
-from posviz.schemes import COMPARED
+from posviz.schemes import COMPARED, compared_in
 from posviz.ui.compare.links import page_links
 from posviz.ui.compare.settings import CompareSettings
 
 from .conftest import assert_healthy, chart, charts, open_compare, open_page, tables, value_of, warnings
 
 CHARTS = 4
-SCHEMES = [c.short for c in COMPARED]  # the registry's names, in its (chronological) order
+SCHEMES = [c.short for c in compared_in("core")]  # the default selection's names, in the registry's order
+ALL = [c.short for c in COMPARED]  # every compared scheme: the links list them all
+# Each compared scheme's page (not home) and its name: its link must open it cleanly.
+LINKED = [
+    (f"pages/{c.key if c.compared.opens is None else c.compared.opens}.py", c.short)
+    for c in COMPARED
+    if c.compared and c.compared.opens != ""
+]
 
 
 def test_every_compared_scheme_has_a_row_and_a_link():
     keys = [c.key for c in COMPARED]
     s = CompareSettings()
-    assert list(property_rows(seq_len=s.seq_len, dim=s.dim, base=s.base, causal=s.causal)) == keys
+    assert list(property_rows(seq_len=s.seq_len, dim=s.dim, base=s.base, causal=s.causal, schemes="all")) == keys
     assert [key for key, _, _ in page_links(s)] == keys
 
 
@@ -67,7 +74,7 @@ def test_links_carry_the_shared_settings():
     at = open_compare(seq_len="16", dim="32", seed="5", causal="false")
     assert_healthy(at)
     links = _links(at)
-    assert set(links) == set(SCHEMES)
+    assert set(links) == set(ALL)  # every compared scheme's page, whichever selection is drawn
     rope = parse_qs(urlparse(links["RoPE"]).query)
     assert urlparse(links["RoPE"]).path == "rope"
     assert rope["seq_len"] == ["16"] and rope["dim"] == ["32"] and rope["seed"] == ["5"]
@@ -76,17 +83,7 @@ def test_links_carry_the_shared_settings():
     assert parse_qs(urlparse(links["ALiBi"]).query)["causal"] == ["false"]
 
 
-@pytest.mark.parametrize(
-    ("page", "scheme"),
-    [
-        ("pages/rope.py", "RoPE"),
-        ("pages/shaw.py", "Shaw"),
-        ("pages/alibi.py", "ALiBi"),
-        ("pages/t5.py", "T5"),
-        ("pages/sinusoidal.py", "sinusoidal"),
-        ("pages/cope.py", "CoPE"),
-    ],
-)
+@pytest.mark.parametrize(("page", "scheme"), LINKED)
 def test_each_link_opens_its_page_cleanly(page, scheme):
     at = open_compare(seq_len="16", dim="32", seed="5")
     params = {k: v[0] for k, v in parse_qs(urlparse(_links(at)[scheme]).query).items()}
@@ -106,3 +103,24 @@ def test_hostile_links_give_notices(key, raw):
     assert_healthy(at)
     assert any(key in w for w in warnings(at)), warnings(at)
     assert len(charts(at)) == CHARTS
+
+
+@pytest.mark.parametrize("selection", ["beyond", "all"])
+def test_a_selection_draws_its_schemes(selection):
+    at = open_compare(schemes=selection, seq_len="12", dim="16")
+    assert_healthy(at)
+    assert not warnings(at), warnings(at)
+    assert len(charts(at)) == CHARTS
+    names = [c.short for c in compared_in(selection)]
+    [table] = tables(at)
+    assert list(table["scheme"]) == names
+    grid = chart(at, "compare_terms")
+    assert [a["text"] for a in grid.spec["layout"]["annotations"]][: len(names)] == names
+    profile = chart(at, "compare_term_profile")
+    assert [t["name"] for t in profile.spec["data"]] == names
+    assert any("newer ones" in c.value for c in at.caption)  # what is fixed for them
+
+
+def test_the_default_selection_is_the_first_eight(default):
+    assert value_of(default, "schemes") == "core"
+    assert not any("newer ones" in c.value for c in default.caption)

@@ -20,7 +20,7 @@ from posviz.figures.common import MASK_COLOR
 from posviz.figures.plotly_private import encoded_spec, figure_of
 from posviz.figures.sinusoidal import similarity as ssim
 from posviz.figures.sinusoidal import table as stab
-from posviz.schemes import COMPARED
+from posviz.schemes import COMPARE_SETS, COMPARED, compared_in
 
 
 def test_table_figure_carries_the_table_and_says_when_strided():
@@ -270,13 +270,18 @@ def test_compare_table_counts_parameters_from_the_settings():
 
 
 def test_compare_names_order_and_colours_come_from_the_registry():
-    v = cfig.comparison.__wrapped__(6, 8, 10000.0, True, 0)
-    assert v.names == tuple(c.short for c in COMPARED) and v.terms.shape[0] == len(COMPARED)
-    for figure in (cfig.term_profile_figure, cfig.attention_row_figure):
-        data = v.terms if figure is cfig.term_profile_figure else v.weights
-        kw = dict(causal=True) if figure is cfig.term_profile_figure else {}
-        f = figure(data, names=v.names, positions=v.positions, colours=v.colours, **kw)
-        assert [t["name"] for t in f["data"]] == [c.short for c in COMPARED]
-        assert [t["line"]["color"] for t in f["data"]] == [c.compared.colour for c in COMPARED if c.compared]
+    every = cfig.comparison.__wrapped__(6, 8, 10000.0, True, 0, "all")
+    assert every.names == tuple(c.short for c in COMPARED) and every.terms.shape[0] == len(COMPARED)
+    for selection in COMPARE_SETS:
+        v = cfig.comparison.__wrapped__(6, 8, 10000.0, True, 0, selection)
+        chosen = compared_in(selection)
+        assert v.names == tuple(c.short for c in chosen) and v.terms.shape[0] == len(chosen)
+        for figure in (cfig.term_profile_figure, cfig.attention_row_figure):
+            data = v.terms if figure is cfig.term_profile_figure else v.weights
+            kw = dict(causal=True) if figure is cfig.term_profile_figure else {}
+            f = figure(data, names=v.names, positions=v.positions, colours=v.colours, **kw)
+            assert [t["name"] for t in f["data"]] == [c.short for c in chosen]
+            assert [t["line"]["color"] for t in f["data"]] == [c.compared.colour for c in chosen if c.compared]
+    assert cfig.comparison(6, 8, 10000.0, True, 0).names == cfig.comparison(6, 8, 10000.0, True, 0, "core").names
     plain = cfig.attention_row_figure(v.weights, names=v.names, positions=v.positions)
     assert all("color" not in t["line"] for t in plain["data"])  # no colours given: Plotly's own

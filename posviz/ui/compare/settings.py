@@ -5,10 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from posviz.encodings.checks import check_base, check_even_dim
-from posviz.ui.params import PARAMS
+from posviz.schemes import COMPARE_SETS
+from posviz.ui.params import PARAMS, Param
 from posviz.ui.settings import setting
 
-MAX_SEQ_LEN = 64  # every cell of eight panels is drawn, twice: about 300 KB per grid at 64
+MAX_SEQ_LEN = 64  # every cell of every panel is drawn, twice: about 300 KB per grid of eight at 64
+SCHEMES = Param(
+    "schemes",
+    "Schemes compared",
+    "choice",
+    "core",
+    "radio",
+    options=tuple(COMPARE_SETS),
+    option_labels=dict(COMPARE_SETS),
+    help="Which schemes the figures and the table show; each scheme's entry in the registry says which "
+    "selections it is in. Every selection sees the same toy sequence.",
+)
 MAX_DIM = 128
 
 
@@ -21,6 +33,7 @@ class CompareSettings:
     base: float = setting(PARAMS["base"])
     seed: int = setting(PARAMS["seed"])
     causal: bool = setting(PARAMS["causal"])
+    schemes: str = setting(SCHEMES, section="Schemes")
 
 
 def problem(s: CompareSettings) -> str | None:

@@ -1,6 +1,7 @@
 """Prose for the compare page."""
 
 from posviz.encodings import compare as r
+from posviz.encodings import fire, kerple, xpos
 
 INTRO = """\
 One toy sequence, every scheme. The queries `q` and keys `k` are the same seeded random vectors
@@ -9,12 +10,20 @@ directly); each scheme then does what it does to the logits. The **position term
 difference it makes, `logit − q·k/√d`, so the panels are directly comparable. Every scheme is
 computed by the same functions as its own page; the links at the bottom open that page with these
 settings.
+
+**Schemes compared** in the sidebar chooses which: the first eight (none to CoPE), the newer ones
+beyond RoPE (with none, RoPE and ALiBi to compare against), or all of them. Stick-breaking has no
+softmax: its attention is its own weights `A`, and its logits are `log A`, so its position term is
+what the breaks take away, `−softplus(z_ij) − Σ_{j<k<i} softplus(z_ik)`: it depends on the content of
+every nearer key.
 """
 
 PROFILE = """\
 One query, the last one, against the distance to each key. ALiBi is a straight line, T5 a staircase
 of buckets, the absolute schemes and the content-dependent ones (Shaw, RoPE, CoPE) wiggle: their
-term depends on the vectors, not only on the distance.
+term depends on the vectors, not only on the distance. Among the newer ones, KERPLE and FIRE are
+smooth curves of the distance alone, xPos is RoPE's wiggle with a decay, stick-breaking falls
+with every key it passes, and NoPE stays at 0: under the causal mask it is none.
 """
 
 GRIDS = """\
@@ -36,4 +45,12 @@ FIXED = (
     f"Shaw K = {r.SHAW_CLIP} (a^K only); ALiBi head {r.ALIBI_HEAD + 1} of {r.ALIBI_HEADS} "
     f"(m = 1/{2 ** (8 * (r.ALIBI_HEAD + 1) // r.ALIBI_HEADS)}); CoPE npos_max = {r.COPE_NPOS}, gates σ(q·k/√d); "
     "learned table N(0, 1/2) so its rows have the sinusoidal norm √(d/2)."
+)
+
+FIXED_LATER = (
+    f"Fixed for the newer ones: xPos base {xpos.BASE:g} and scale_base {xpos.SCALE_BASE} (torchscale's, whatever "
+    f"the base above); KERPLE the log kernel, head {kerple.COMPARE_HEAD + 1} of {kerple.COMPARE_HEADS}; "
+    f"FIRE head {fire.COMPARE_HEAD + 1} of {fire.COMPARE_HEADS}, c = {fire.INIT_C:g}, L = {fire.INIT_L:g}; "
+    "Transformer-XL one head, no memory; KERPLE, FIRE and Transformer-XL draw their parameters from the seed "
+    "as their own pages do. KERPLE, NoPE, stick-breaking and Transformer-XL are causal whatever the setting."
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from posviz.encodings.fire import COMPARE_HEADS
 from posviz.i18n import N_
 from posviz.ui.params import MAX_LEN, PARAMS, Param
 from posviz.ui.settings import setting
@@ -40,3 +41,8 @@ class FireSettings:
     seq_len: int = setting(PARAMS["seq_len"], default=8192, bounds=(2, MAX_LEN))
     heads: int = setting(PARAMS["heads"], default=4, section=N_("The MLP"), bounds=(None, PAGE_MAX_HEADS))
     seed: int = setting(PARAMS["seed"])
+
+
+def compare_link(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> dict[str, str]:
+    """The compare page's link here: the 8 heads and seed it draws the MLP with (its term is head 1's)."""
+    return {"heads": str(COMPARE_HEADS), "seq_len": str(max(seq_len, 2)), "seed": str(seed)}

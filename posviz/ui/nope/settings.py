@@ -19,3 +19,8 @@ class NopeSettings:
     dim: int = setting(PARAMS["dim"])
     base: float = setting(PARAMS["base"], section="RoPE, before it is dropped")
     seed: int = setting(PARAMS["seed"])
+
+
+def compare_link(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> dict[str, str]:
+    """The compare page's link here: its toy sequence's length, dim, base and seed."""
+    return {"seq_len": str(max(seq_len, 2)), "dim": str(dim), "base": f"{base:g}", "seed": str(seed)}

@@ -31,3 +31,9 @@ class StickbreakingSettings:
     seed: int = setting(PARAMS["seed"])
     # a slider needs two values to choose from: with 2 tokens the only query with a key before it is 1
     query: int = setting(QUERY, bounds=lambda v: (1, v["seq_len"] - 1), when=lambda v: v["seq_len"] > 2)
+
+
+def compare_link(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> dict[str, str]:
+    """The compare page's link here: the same toy (length, dim, seed), its last query inspected."""
+    link = {"seq_len": str(max(seq_len, 2)), "dim": str(dim), "seed": str(seed)}
+    return link | ({"query": str(seq_len - 1)} if seq_len > 2 else {})

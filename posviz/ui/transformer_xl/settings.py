@@ -30,3 +30,8 @@ class TransformerXlSettings:
     mem_len: int = setting(MEM_LEN)
     dim: int = setting(PARAMS["dim"], default=8, section="Head")
     seed: int = setting(PARAMS["seed"])
+
+
+def compare_link(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> dict[str, str]:
+    """The compare page's link here: the same head (length, dim, seed) with no memory."""
+    return {"seq_len": str(seq_len), "mem_len": "0", "dim": str(dim), "seed": str(seed)}

@@ -28,3 +28,8 @@ class XposSettings:
     scale_base: float = setting(SCALE_BASE)
     seq_len: int = setting(PARAMS["seq_len"], default=8192, bounds=(2, MAX_CURVE_LEN))
     seed: int = setting(PARAMS["seed"])
+
+
+def compare_link(*, seq_len: int, dim: int, base: float, seed: int, causal: bool) -> dict[str, str]:
+    """The compare page's link here: its toy's dim and seed, curves as long as its sequence."""
+    return {"dim": str(dim), "seq_len": str(max(seq_len, 2)), "seed": str(seed)}
