@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 import torch
 import torch.nn.functional as F  # noqa: N812
 
+from posviz.i18n import _
+
 if TYPE_CHECKING:
     from posviz.encodings.compare import Toy
 
@@ -37,7 +39,11 @@ def stickbreaking_log_weights(q: torch.Tensor, k: torch.Tensor, *, attend_curren
         (L, L) float64; ``-inf`` where the key may not be attended.
     """
     if q.shape != k.shape or q.dim() != 2:
-        raise ValueError(f"q and k must both be (L, d) of one sequence, got {tuple(q.shape)} and {tuple(k.shape)}.")
+        raise ValueError(
+            _("q and k must both be (L, d) of one sequence, got {q_shape} and {k_shape}.").format(
+                q_shape=tuple(q.shape), k_shape=tuple(k.shape)
+            )
+        )
     z = (q.to(torch.float64) @ k.to(torch.float64).T) / math.sqrt(q.shape[-1])  # (L, L)
     return stickbreaking_log_from_logits(z, attend_current=attend_current)
 

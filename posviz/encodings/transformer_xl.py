@@ -30,6 +30,7 @@ import torch
 
 from posviz.encodings.attention import toy_normal
 from posviz.encodings.skew import rel_shift
+from posviz.i18n import _
 
 if TYPE_CHECKING:
     from posviz.encodings.compare import Toy
@@ -45,7 +46,11 @@ def txl_positional_embedding(pos_seq: torch.Tensor, d_model: int) -> torch.Tenso
         (n, d_model) float64, sines in the first half, cosines in the second.
     """
     if d_model < 2 or d_model % 2:
-        raise ValueError(f"d_model must be even and at least 2 (a sine and a cosine per frequency), got {d_model}.")
+        raise ValueError(
+            _("d_model must be even and at least 2 (a sine and a cosine per frequency), got {d_model}.").format(
+                d_model=d_model
+            )
+        )
     inv_freq = 1 / (10000 ** (torch.arange(0.0, d_model, 2.0, dtype=torch.float64) / d_model))
     angles = pos_seq.to(torch.float64)[:, None] * inv_freq[None, :]  # (n, d/2)
     return torch.cat([torch.sin(angles), torch.cos(angles)], dim=-1)
@@ -95,8 +100,9 @@ def txl_terms(
     k_len = k.shape[0]
     if k_len != mem_len + q_len or r_k.shape != (k_len, d_head):
         raise ValueError(
-            f"keys and r_k need mem_len + q_len = {mem_len + q_len} rows of {d_head}, "
-            f"got {tuple(k.shape)} and {tuple(r_k.shape)}."
+            _("keys and r_k need mem_len + q_len = {rows} rows of {d_head}, got {k_shape} and {r_shape}.").format(
+                rows=mem_len + q_len, d_head=d_head, k_shape=tuple(k.shape), r_shape=tuple(r_k.shape)
+            )
         )
     q, k, r_k, u, v = (t.to(torch.float64) for t in (q, k, r_k, u, v))
     content, content_bias = q @ k.T, (u @ k.T).expand(q_len, k_len)

@@ -16,6 +16,7 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import heatmap_grid
 from posviz.figures.csv import columns_csv, panels_csv
 from posviz.figures.layout import finish, look, number, subtitle_lines
+from posviz.i18n import _
 
 SB_COLOR, LEFT_COLOR = "#17becf", "#bbbbbb"
 EQUAL_SCORES = (-2.0, 0.0, 2.0)
@@ -37,13 +38,15 @@ def weights(*, length: int, dim: int, seed: int, lecture: bool = False) -> Chart
         np.stack([soft, np.where(future | np.eye(length, dtype=bool), np.nan, sb)]),
         q_pos=pos,
         k_pos=pos,
-        titles=["causal softmax: rows sum to 1", "stick-breaking: keys before i only, rows sum to ≤ 1"],
-        title="The same scores, two ways to turn them into attention",
+        titles=[_("causal softmax: rows sum to 1"), _("stick-breaking: keys before i only, rows sum to ≤ 1")],
+        title=_("The same scores, two ways to turn them into attention"),
         subtitle=subtitle_lines(
-            f"random q and k (seed {seed}), d = {dim}; stick-breaking has no position term and no softmax",
-            "each key takes σ(q·k/√d) of what the nearer keys left: far keys get little unless the near ones pass",
+            _("random q and k (seed {seed}), d = {dim}; stick-breaking has no position term and no softmax").format(
+                seed=seed, dim=dim
+            ),
+            _("each key takes σ(q·k/√d) of what the nearer keys left: far keys get little unless the near ones pass"),
         ),
-        value_name="weight",
+        value_name=_("weight"),
         palette="sequential",
         lecture=lecture,
     )
@@ -58,28 +61,31 @@ def row(*, length: int, dim: int, seed: int, query: int, lecture: bool = False) 
     i = min(max(query, 1), length - 1)
     shares = sb[i, :i].numpy()
     left = float(stickbreaking_remainder(sb)[i])
-    keys = [f"key {j}" for j in range(i)]
+    keys = [_("key {j}").format(j=j) for j in range(i)]
+    left_over = _("left over")
     data = [
         {
-            "type": "bar", "x": keys, "y": shares.astype(np.float32), "name": "A_ij: the share key j took",
+            "type": "bar", "x": keys, "y": shares.astype(np.float32), "name": _("A_ij: the share key j took"),
             "marker": {"color": SB_COLOR}, "hovertemplate": "%{x}: %{y:.3g}<extra></extra>",
         },
         {
-            "type": "bar", "x": ["left over"], "y": np.array([left], dtype=np.float32),
-            "name": "1 − Σ_j A_ij: left over (to the query's own value)", "marker": {"color": LEFT_COLOR},
-            "hovertemplate": "left over: %{y:.3g}<extra></extra>",
+            "type": "bar", "x": [left_over], "y": np.array([left], dtype=np.float32),
+            "name": _("1 − Σ_j A_ij: left over (to the query's own value)"), "marker": {"color": LEFT_COLOR},
+            "hovertemplate": left_over + ": %{y:.3g}<extra></extra>",
         },
     ]  # fmt: skip
     layout = {
-        "xaxis": {"title": {"text": f"keys before query {i}, the nearest broke first"}},
-        "yaxis": {"title": {"text": "share of the stick"}},
+        "xaxis": {"title": {"text": _("keys before query {i}, the nearest broke first").format(i=i)}},
+        "yaxis": {"title": {"text": _("share of the stick")}},
     }
     figure = finish(
         {"data": data, "layout": layout},
-        title=f"Query {i}: A_ij = β_ij · Π_(j<k<i) (1 − β_ik), computed in log space",
+        title=_("Query {i}: A_ij = β_ij · Π_(j<k<i) (1 − β_ik), computed in log space").format(i=i),
         subtitle=subtitle_lines(
-            f"the shares sum to {number(1 - left, 3)}; {number(left, 3)} of the stick is left, which the "
-            "reference gives to the query's own value",
+            _(
+                "the shares sum to {taken}; {left} of the stick is left, which the reference gives to the "
+                "query's own value"
+            ).format(taken=number(1 - left, 3), left=number(left, 3)),
         ),
         lecture=lecture,
         height=int(lk.height * 0.8),
@@ -98,22 +104,22 @@ def recency(*, lecture: bool = False) -> Chart:
             "mode": "lines+markers",
             "x": r.astype(np.int32),
             "y": w.astype(np.float32),
-            "name": f"every score {number(z)}: β = {number(1 / (1 + np.exp(-z)), 3)}",
+            "name": _("every score {score}: β = {beta}").format(score=number(z), beta=number(1 / (1 + np.exp(-z)), 3)),
             "line": {"width": lk.line, "color": color},
             "marker": {"color": color},
-            "hovertemplate": "distance %{x}<br>weight %{y:.3g}<extra></extra>",
+            "hovertemplate": _("distance %{x}<br>weight %{y:.3g}") + "<extra></extra>",
         }
         for (z, w), color in zip(curves.items(), EQUAL_COLORS, strict=True)
     ]
     layout = {
-        "xaxis": {"title": {"text": "distance i − j"}},
-        "yaxis": {"title": {"text": "attention weight (log)"}, "type": "log", "range": [-8, 0.1]},
+        "xaxis": {"title": {"text": _("distance i − j")}},
+        "yaxis": {"title": {"text": _("attention weight (log)")}, "type": "log", "range": [-8, 0.1]},
     }
     figure = finish(
         {"data": data, "layout": layout},
-        title="No position term, yet near keys win: equal scores break the stick geometrically",
+        title=_("No position term, yet near keys win: equal scores break the stick geometrically"),
         subtitle=subtitle_lines(
-            "the order of the breaks is the only position there is; content decides how far is far, as in CoPE",
+            _("the order of the breaks is the only position there is; content decides how far is far, as in CoPE"),
         ),
         lecture=lecture,
         height=int(lk.height * 0.8),

@@ -23,9 +23,16 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import heatmap, heatmap_grid
 from posviz.figures.csv import matrix_csv, panels_csv
 from posviz.figures.layout import subtitle_lines
+from posviz.i18n import N_, _
 
 LECTURE_TEXT_COLUMNS = 8  # in lecture mode, values are written into the cells of narrower matrices only
-TERM_TITLES = ("(a) content q·k", "(b) content–position", "(c) global content u·k", "(d) global position v·R")
+# the panels' titles (and the CSV's column names, which stay English)
+TERM_TITLES = (
+    N_("(a) content q·k"),
+    N_("(b) content–position"),
+    N_("(c) global content u·k"),
+    N_("(d) global position v·R"),
+)
 
 
 @lru_cache(maxsize=16)  # the four figures of one view share the terms
@@ -62,19 +69,21 @@ def terms(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = Fals
         np.stack(list(panels.values())),
         q_pos=q_pos,
         k_pos=k_pos,
-        titles=list(TERM_TITLES),
-        title="Transformer-XL's score, term by term: (a) + (b) + (c) + (d), over √d",
+        titles=[_(t) for t in TERM_TITLES],
+        title=_("Transformer-XL's score, term by term: (a) + (b) + (c) + (d), over √d"),
         subtitle=subtitle_lines(
-            f"one head, d = {dim}, seeded toy weights (illustrative); keys 0 … {mem_len - 1} are the memory"
+            _("one head, d = {dim}, seeded toy weights (illustrative); keys 0 … {last} are the memory").format(
+                dim=dim, last=mem_len - 1
+            )
             if mem_len
-            else f"one head, d = {dim}, seeded toy weights (illustrative); no memory",
-            "(c) depends on the key only, (d) on the distance only: u and v are learned once",
+            else _("one head, d = {dim}, seeded toy weights (illustrative); no memory").format(dim=dim),
+            _("(c) depends on the key only, (d) on the distance only: u and v are learned once"),
         ),
-        value_name="term",
+        value_name=_("term"),
         palette="diverging",
         lecture=lecture,
         mask=masked,
-        mask_label="key after the query: masked",
+        mask_label=_("key after the query: masked"),
     )
     return Chart.of(figure, lambda: panels_csv(panels, q_pos, k_pos))
 
@@ -87,10 +96,12 @@ def r_matrix(*, k_len: int, dim: int, lecture: bool = False) -> Chart:
         r.astype(np.float32),
         q_pos=distances,
         k_pos=np.arange(2 * dim),
-        title="R: a sinusoid of the distance, rows from the farthest to 0",
+        title=_("R: a sinusoid of the distance, rows from the farthest to 0"),
         subtitle=subtitle_lines(
-            f"d_model = {2 * dim}: [sin | cos] halves, not interleaved; the code's pos_seq runs k_len − 1 … 0",
-            "W_R projects each row to the head; (b) and (d) read the row of each pair's distance",
+            _("d_model = {d_model}: [sin | cos] halves, not interleaved; the code's pos_seq runs k_len − 1 … 0").format(
+                d_model=2 * dim
+            ),
+            _("W_R projects each row to the head; (b) and (d) read the row of each pair's distance"),
         ),
         value_name="R",
         palette="diverging",
@@ -99,8 +110,8 @@ def r_matrix(*, k_len: int, dim: int, lecture: bool = False) -> Chart:
         zmax=1.0,
     )
     fig = figure.to_dict()
-    fig["layout"]["xaxis"]["title"]["text"] = "component (sin half, then cos half)"
-    fig["layout"]["yaxis"]["title"]["text"] = "distance"
+    fig["layout"]["xaxis"]["title"]["text"] = _("component (sin half, then cos half)")
+    fig["layout"]["yaxis"]["title"]["text"] = _("distance")
     fig["layout"]["yaxis"]["autorange"] = True  # the farthest distance on top, as the code's rows run
     return Chart.of(_lecture_cells(fig, 2 * dim, lecture), lambda: matrix_csv(r, distances, np.arange(2 * dim)))
 
@@ -114,11 +125,11 @@ def shift(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = Fals
         np.stack([raw, shifted]),
         q_pos=q_pos,
         k_pos=k_pos,
-        titles=["before: column r holds distance k_len − 1 − r", "after _rel_shift: distance (mem_len + i) − j"],
-        title="_rel_shift puts each score at its key, and leaves garbage above the diagonal",
+        titles=[_("before: column r holds distance k_len − 1 − r"), _("after _rel_shift: distance (mem_len + i) − j")],
+        title=_("_rel_shift puts each score at its key, and leaves garbage above the diagonal"),
         subtitle=subtitle_lines(
-            "the cells right of the diagonal (j > mem_len + i) hold other rows' values, not zeros",
-            "the causal mask removes them before the softmax; the shift step by step: /skew",
+            _("the cells right of the diagonal (j > mem_len + i) hold other rows' values, not zeros"),
+            _("the causal mask removes them before the softmax; the shift step by step: /skew"),
         ),
         value_name="BD",
         palette="diverging",
@@ -136,16 +147,18 @@ def memory(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = Fal
         np.where(txl_mask(q_len, mem_len).numpy(), np.nan, weights).astype(np.float32),
         q_pos=q_pos,
         k_pos=k_pos,
-        title=f"Keys reach back into the memory: {mem_len} cached positions before the segment",
-        subtitle=subtitle_lines(
-            "each query sees the whole memory and the segment up to itself",
-            "the memory is the previous segment's hidden states, kept without gradient (_update_mems)",
+        title=_("Keys reach back into the memory: {mem_len} cached positions before the segment").format(
+            mem_len=mem_len
         ),
-        value_name="weight",
+        subtitle=subtitle_lines(
+            _("each query sees the whole memory and the segment up to itself"),
+            _("the memory is the previous segment's hidden states, kept without gradient (_update_mems)"),
+        ),
+        value_name=_("weight"),
         lecture=lecture,
         zmin=0.0,
         mask=txl_mask(q_len, mem_len).numpy(),
-        mask_label="key after the query: masked",
+        mask_label=_("key after the query: masked"),
     )
     return Chart.of(_lecture_cells(figure.to_dict(), len(k_pos), lecture), lambda: matrix_csv(weights, q_pos, k_pos))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from posviz.i18n import N_
 from posviz.ui.params import PARAMS, Param
 from posviz.ui.settings import setting
 
@@ -11,14 +12,14 @@ MAX_TOKENS = 128  # the weights are dense (L x L) and drawn cell by cell
 
 QUERY = Param(  # the same key as CoPE's: the query a page inspects
     "query",
-    "Query token i",
+    N_("Query token i"),
     "int",
     20,
     "slider",
     min=1,
     max=MAX_TOKENS - 1,
     step=1,
-    help="The query whose stick is broken into shares in figure 2 (its keys are 0 .. i - 1).",
+    help=N_("The query whose stick is broken into shares in figure 2 (its keys are 0 .. i - 1)."),
 )
 
 
@@ -26,7 +27,7 @@ QUERY = Param(  # the same key as CoPE's: the query a page inspects
 class StickbreakingSettings:
     """Everything that determines the stick-breaking page's tensors, in sidebar order."""
 
-    seq_len: int = setting(PARAMS["seq_len"], default=24, section="Toy sequence", bounds=(2, MAX_TOKENS))
+    seq_len: int = setting(PARAMS["seq_len"], default=24, section=N_("Toy sequence"), bounds=(2, MAX_TOKENS))
     dim: int = setting(PARAMS["dim"], default=16)
     seed: int = setting(PARAMS["seed"])
     # a slider needs two values to choose from: with 2 tokens the only query with a key before it is 1
