@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 import torch
 
+from posviz.i18n import _
+
 BiasFn = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 
 
@@ -82,7 +84,7 @@ def attention_weights(
         k_pos = torch.arange(k.shape[-2]) if k_pos is None else k_pos
         allowed = causal_mask(q_pos, k_pos)
         if not bool(allowed.any(dim=-1).all()):
-            raise ValueError("Every query needs at least one key at or before its position.")
+            raise ValueError(_("Every query needs at least one key at or before its position."))
         logits = logits.masked_fill(~allowed, float("-inf"))
     return torch.softmax(logits, dim=-1)
 
@@ -131,7 +133,7 @@ def attention_weights_sampled(
         idx = torch.arange(start, min(start + chunk, k.shape[0]))
         lse = torch.logaddexp(lse, torch.logsumexp(logits(idx), dim=-1))
     if causal and bool(torch.isinf(lse).any()):
-        raise ValueError("Every query needs at least one key at or before its position.")
+        raise ValueError(_("Every query needs at least one key at or before its position."))
     return torch.exp(logits(cols) - lse[:, None])  # (rows, cols)
 
 

@@ -10,6 +10,8 @@ import math
 
 import torch
 
+from posviz.i18n import _
+
 ALIGNS = ("start", "end")
 
 
@@ -60,12 +62,14 @@ def query_positions(q_len: int, k_len: int, *, align: str = "start") -> torch.Te
         (q_len,) int64.
     """
     if align not in ALIGNS:
-        raise ValueError(f"align must be one of {ALIGNS}, got {align!r}.")
+        raise ValueError(_("align must be one of {allowed}, got {align}.").format(allowed=ALIGNS, align=repr(align)))
     if align == "end" and q_len > k_len:
         raise ValueError(
-            f"Queries aligned at the end need at least as many keys as queries "
-            f"(q_len={q_len}, k_len={k_len}): raise k_len to {q_len} or more, "
-            "or align the queries at the start."
+            _(
+                "Queries aligned at the end need at least as many keys as queries "
+                "(q_len={q_len}, k_len={k_len}): raise k_len to {q_len} or more, "
+                "or align the queries at the start."
+            ).format(q_len=q_len, k_len=k_len)
         )
     offset = k_len - q_len if align == "end" else 0
     return torch.arange(q_len, dtype=torch.long) + offset
@@ -81,9 +85,9 @@ def display_positions(length: int, max_points: int) -> torch.Tensor:
         (n,) int64, strictly increasing, ``n <= max(max_points, 2)``.
     """
     if length < 1:
-        raise ValueError(f"length must be at least 1, got {length}.")
+        raise ValueError(_("length must be at least 1, got {length}.").format(length=length))
     if max_points < 2:
-        raise ValueError(f"max_points must be at least 2, got {max_points}.")
+        raise ValueError(_("max_points must be at least 2, got {max_points}.").format(max_points=max_points))
     if length <= max_points:
         return torch.arange(length, dtype=torch.long)
     stride = display_stride(length, max_points)

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 
 from posviz.figures.data import as_array, compact
 from posviz.figures.layout import axis_name, look, number, on_panel
+from posviz.i18n import _
 
 # Sequential and colourblind-safe for indices; diverging, centred at 0, for
 # signed values such as biases (ColorBrewer RdBu reads under all common CVDs).
@@ -115,7 +116,7 @@ def mask_traces(mask, q_pos, k_pos, *, label: str, lecture: bool = False) -> lis
                 marker=dict(symbol="square", size=max(7, lk.font // 2), color=MASK_COLOR, line=edge),
                 name=label,
                 showlegend=True,
-                hovertemplate=f"query i = %{{y}}<br>key j = %{{x}}<br>{label}<extra></extra>",
+                hovertemplate=_("query i = %{y}<br>key j = %{x}") + f"<br>{label}<extra></extra>",
             )
         ]
     only = dict(type="scatter", x=[None], y=[None], mode="markers", marker=entry, name=label, showlegend=True)

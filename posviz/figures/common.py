@@ -33,6 +33,7 @@ from posviz.figures.colors import (
 from posviz.figures.data import as_array, compact
 from posviz.figures.layout import Look, axis_name, finish, look, number, on_panel, subplot_grid, subtitle_lines
 from posviz.figures.memory import bytes_figure, human_bytes
+from posviz.i18n import N_, _
 
 # Re-exported: the figure modules and the ui import these from here.
 __all__ = [
@@ -56,10 +57,23 @@ __all__ = [
 MAX_TEXT_CELLS = 24  # write values into cells up to 24 x 24
 
 
+_ORDINALS = {"st": N_("{n}st"), "nd": N_("{n}nd"), "rd": N_("{n}rd"), "th": N_("{n}th")}
+
+
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 22nd ..."""
+    """1st, 2nd, 3rd, 4th, 11th, 22nd ... in English; in Chinese the bare number (the text around it
+    says 第 or 每 ... 个: "every {nth}, plus the last" reads 每 {nth} 个取一个)."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return _(_ORDINALS[suffix]).format(n=n)
+
+
+# The hover's first lines over a matrix cell (Plotly's %{...} fields are kept in every language).
+QUERY_KEY_HOVER = N_("query i = %{y}<br>key j = %{x}")
+
+
+def log_name(value_name: str) -> str:
+    """A colour bar's title when it colours by log10 |value|."""
+    return _("{name} (log)").format(name=value_name)
 
 
 def sample_note(q_pos, k_pos, q_len: int, k_len: int, *, pooled: bool = False) -> str | None:
@@ -69,23 +83,33 @@ def sample_note(q_pos, k_pos, q_len: int, k_len: int, *, pooled: bool = False) -
     (:mod:`posviz.encodings.pooling`), not the value at its position alone.
     """
     parts, zoomed = [], False
-    for name, letter, pos, length in (("queries", "i", q_pos, q_len), ("keys", "j", k_pos, k_len)):
+    axes = (
+        (N_("{shown} of {length} queries{window} ({every})"), "i", q_pos, q_len),
+        (N_("{shown} of {length} keys{window} ({every})"), "j", k_pos, k_len),
+    )
+    for part, letter, pos, length in axes:
         pos = as_array(pos)
         if len(pos) < length:
             stride = int(pos[1] - pos[0]) if len(pos) > 1 else length
             span = int(pos[-1] - pos[0]) + 1 if len(pos) else 0
             # a zoom when more than a stride of the range is left out (a plain stride may skip the last)
-            window = f" in the window {letter} = {int(pos[0])}…{int(pos[-1])}" if span + stride <= length else ""
+            window = ""
+            if span + stride <= length:
+                window = _(" in the window {letter} = {first}…{last}").format(
+                    letter=letter, first=int(pos[0]), last=int(pos[-1])
+                )
             zoomed |= bool(window)
-            if pooled:
-                every = "every one" if stride == 1 else f"each cell the mean of the {stride} from it"
+            if stride == 1:
+                every = _("every one")
+            elif pooled:
+                every = _("each cell the mean of the {stride} from it").format(stride=stride)
             else:
-                every = "every one" if stride == 1 else f"every {ordinal(stride)}, plus the last"
-            parts.append(f"{len(pos)} of {length} {name}{window} ({every})")
+                every = _("every {nth}, plus the last").format(nth=ordinal(stride))
+            parts.append(_(part).format(shown=len(pos), length=length, window=window, every=every))
     if not parts:
         return None
-    kind = "Block means: " if pooled else "Strided sample: "
-    return ("Window: " if zoomed else kind) + "; ".join(parts)
+    kind = _("Block means: ") if pooled else _("Strided sample: ")
+    return (_("Window: ") if zoomed else kind) + _("; ").join(parts)
 
 
 def _heatmap_trace(
@@ -102,7 +126,7 @@ def _heatmap_trace(
     if colour is not None:  # colours and values differ: the values travel as customdata
         trace["customdata"] = np.stack([rel.astype(np.float32), z.astype(np.float32)], axis=-1)
         trace["hovertemplate"] = (
-            "query i = %{y}<br>key j = %{x}<br>r = j − i = %{customdata[0]}"
+            _(QUERY_KEY_HOVER) + "<br>r = j − i = %{customdata[0]}"
             f"<br>{value_name} = %{{customdata[1]:{value_format}}}<extra></extra>"
         )
         if small:
@@ -113,11 +137,11 @@ def _heatmap_trace(
     if small:
         trace["texttemplate"] = f"%{{z:{value_format}}}"
     if value_name == "r":  # the matrix is r itself: no second copy of it for the hover
-        trace["hovertemplate"] = "query i = %{y}<br>key j = %{x}<br>r = j − i = %{z}<extra></extra>"
+        trace["hovertemplate"] = _(QUERY_KEY_HOVER) + "<br>r = j − i = %{z}<extra></extra>"
     else:
         trace["customdata"] = rel
         trace["hovertemplate"] = (
-            "query i = %{y}<br>key j = %{x}<br>r = j − i = %{customdata}"
+            _(QUERY_KEY_HOVER) + "<br>r = j − i = %{customdata}"
             f"<br>{value_name} = %{{z:{value_format}}}<extra></extra>"
         )
     trace["z"] = z
@@ -138,8 +162,8 @@ def _axes(q_pos, k_pos) -> dict[str, Any]:
     """Position axes as layout data: whole-number ticks, queries top to bottom, no grid or zero lines over cells."""
     layout = {}
     for letter, title, pos, extra in (
-        ("x", "key position j", k_pos, {}),
-        ("y", "query position i", q_pos, {"autorange": "reversed"}),
+        ("x", _("key position j"), k_pos, {}),
+        ("y", _("query position i"), q_pos, {"autorange": "reversed"}),
     ):
         pos = as_array(pos)
         whole = {"dtick": 1} if len(pos) and pos.max() - pos.min() < 10 else {}  # no ticks at 0.5
@@ -195,7 +219,7 @@ def heatmap(
     if log_scale:
         colour, colors = log_colors(as_array(z).astype(np.float32), LOG_DECADES)
         bar.update(colors.pop("colorbar_ticks"))
-        bar["title"]["text"] = f"{value_name} (log)"
+        bar["title"]["text"] = log_name(value_name)
     trace = _heatmap_trace(
         z,
         q_pos,
@@ -209,7 +233,7 @@ def heatmap(
     )
     data, layout = [trace], _axes(q_pos, k_pos)
     if masked:  # gaps show the grey background
-        add_masks(data, layout, [(1, mask)], q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
+        add_masks(data, layout, [(1, mask)], q_pos, k_pos, label=mask_label or _("masked"), lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos), pooled=pooled)
     spec = dict(data=data, layout=layout)
     return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture, height=height)
@@ -261,7 +285,7 @@ def heatmap_grid(
     if log_scale:
         colour, colors = log_colors(zs, LOG_DECADES)
         bar.update(colors.pop("colorbar_ticks"))
-        bar["title"]["text"] = f"{value_name} (log)"
+        bar["title"]["text"] = log_name(value_name)
     else:
         colors = colors_for(zs, palette, None, None)
     layout["coloraxis"] = _coloraxis(colors, bar)
@@ -291,14 +315,14 @@ def heatmap_grid(
         if h + cols < n:  # another panel below: its axis labels would collide with that panel's title
             x["showticklabels"] = False
         else:
-            x["title"] = dict(text="key j")
+            x["title"] = dict(text=_("key j"))
         if h % cols:  # rows share the query axis: tick labels on the first column only
             y["showticklabels"] = False
         else:
-            y["title"] = dict(text="query i")
+            y["title"] = dict(text=_("query i"))
     if masked:
         panels = [(h + 1, mask[h]) for h in range(n)]
-        add_masks(traces, layout, panels, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
+        add_masks(traces, layout, panels, q_pos, k_pos, label=mask_label or _("masked"), lecture=lecture)
     sub = subtitle_lines(subtitle, sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos), pooled=pooled))
     spec = dict(data=traces, layout=layout)
     height = max(lk.height, 220 * rows + 140)
@@ -365,7 +389,7 @@ def heatmap_row(
             colors, ticks = (shared if shared_scale else colors_for(z, p.palette, p.zmin, p.zmax)), {}
         axis = "coloraxis" if shared_scale or c == 0 else f"coloraxis{c + 1}"
         if not shared_scale or c == 0:
-            name = f"{p.value_name} (log)" if colour is not None else p.value_name
+            name = log_name(p.value_name) if colour is not None else p.value_name
             # Under its bar: Plotly.js draws a title on "top" of a bar placed in container coordinates
             # (layout.finish puts every horizontal bar there) over the bar itself.
             side = "right" if shared_scale else "bottom"
@@ -389,12 +413,12 @@ def heatmap_row(
     q = as_array(q_pos)
     whole = {"dtick": 1} if len(q) and q.max() - q.min() < 10 else {}
     for c in range(n):
-        layout[axis_name("x", c + 1)].update(title=dict(text="key position j"), showgrid=False, zeroline=False)
+        layout[axis_name("x", c + 1)].update(title=dict(text=_("key position j")), showgrid=False, zeroline=False)
         layout[axis_name("y", c + 1)].update(autorange="reversed", showgrid=False, zeroline=False, **whole)
         if c:  # the same rows as the first panel: its ticks read for all (they would sit in the gap, on it)
             layout[axis_name("y", c + 1)].update(showticklabels=False, matches="y")
-    layout["yaxis"]["title"] = dict(text="query position i")
-    add_masks(traces, layout, masks, q_pos, k_pos, label=mask_label or "masked", lecture=lecture)
+    layout["yaxis"]["title"] = dict(text=_("query position i"))
+    add_masks(traces, layout, masks, q_pos, k_pos, label=mask_label or _("masked"), lecture=lecture)
     note = sample_note(q_pos, k_pos, q_len or len(q_pos), k_len or len(k_pos))
     spec = dict(data=traces, layout=layout)
     return finish(spec, title=title, subtitle=subtitle_lines(subtitle, note), lecture=lecture)

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from posviz.figures.data import as_array
 from posviz.figures.layout import finish, look, subtitle_lines
+from posviz.i18n import _
 
 
 def human_bytes(n: float) -> str:
@@ -60,8 +61,8 @@ def bytes_figure(
             )
         )
     ticks = [1024.0**p for p in range(0, 7) if 1024.0**p <= top * 4]
-    fig.update_xaxes(type="log", title_text="sequence length L")
-    fig.update_yaxes(type="log", title_text="bytes", tickvals=ticks, ticktext=[human_bytes(t) for t in ticks])
+    fig.update_xaxes(type="log", title_text=_("sequence length L"))
+    fig.update_yaxes(type="log", title_text=_("bytes"), tickvals=ticks, ticktext=[human_bytes(t) for t in ticks])
     # Log axes: ranges and annotations are in log10 units (shapes are not).
     fig.update_xaxes(range=[np.log10(lengths.min()) - 0.1, np.log10(lengths.max()) + 0.1])
     if current is not None:
@@ -75,5 +76,5 @@ def bytes_figure(
             xanchor="left",
             font_size=lk.font,
         )
-    sub = subtitle_lines(subtitle, "● allocated and measured here   ○ the same operation on PyTorch's meta device")
+    sub = subtitle_lines(subtitle, _("● allocated and measured here   ○ the same operation on PyTorch's meta device"))
     return finish(fig, title=title, subtitle=sub, lecture=lecture, height=int(lk.height * 0.9))

@@ -23,10 +23,11 @@ def page_header(title: str, summary: str) -> None:
     show_notices()
 
 
-def prose(markdown: str, *, label: str = "Explanation") -> None:
-    """Explanatory text: inline normally, folded into an expander in lecture mode."""
+def prose(markdown: str, *, label: str | None = None) -> None:
+    """Explanatory text: inline normally, folded into an expander in lecture mode (named ``label``, or
+    "Explanation" in the run's language)."""
     if lecture_mode():
-        with st.expander(label):
+        with st.expander(label or _("Explanation")):
             st.markdown(markdown)
     else:
         st.markdown(markdown)

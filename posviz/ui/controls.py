@@ -160,7 +160,12 @@ def control(
         # value in the widget (and the link) on the rerun that finish_run asks for.
         value = int(value) - 1 if int(value) - 1 >= lo else int(value) + 1
         pending[key] = value
-        notices[key] = (f"{p.label} must be even (sin/cos and rotation pairs): using {value}.", value)
+        notices[key] = (
+            _("{label} must be even (sin/cos and rotation pairs): using {value}.").format(
+                label=_(p.label), value=value
+            ),
+            value,
+        )
     if key in notices and notices[key][1] != value:
         del notices[key]  # the user has moved on from the value the notice was about
     return value
@@ -209,14 +214,18 @@ def start_run(page: str | None = None) -> None:
     asked = unknown_page(st.context.url, str(st.get_option("server.baseUrlPath") or "")) if page == "" else None
     notices = state.setdefault(_NOTICES, {})
     if asked:
-        notices[_UNKNOWN_PAGE] = (f"There is no page /{quote_raw(asked)}: this is the home page. {_PAGES_ARE}", None)
+        notices[_UNKNOWN_PAGE] = (
+            _("There is no page /{page}: this is the home page. The sidebar lists every page.").format(
+                page=quote_raw(asked)
+            ),
+            None,
+        )
     else:
         notices.pop(_UNKNOWN_PAGE, None)
 
 
 EVERY_PAGE_KEYS = ("lecture", "lang")  # the shared sidebar's: a move to another page keeps them
 _UNKNOWN_PAGE = "_page"  # the notices' entry for a link to a page that does not exist
-_PAGES_ARE = "The sidebar lists every page."
 
 
 def unknown_page(url: str | None, base_path: str = "") -> str | None:
@@ -277,8 +286,8 @@ def step_through(titles: list[str] | tuple[str, ...], *, where: Any = None) -> i
     prev_col, next_col, slider_col = where.columns([2, 2, 7], vertical_alignment="bottom")
     step = control("step", max_value=last, where=slider_col)  # first, so a linked step sets the buttons
     for col, key, label, icon, delta, disabled in (
-        (prev_col, "step_prev", "Previous", ":material/arrow_back:", -1, step <= 1),
-        (next_col, "step_next", "Next", ":material/arrow_forward:", 1, step >= last),
+        (prev_col, "step_prev", _("Previous"), ":material/arrow_back:", -1, step <= 1),
+        (next_col, "step_next", _("Next"), ":material/arrow_forward:", 1, step >= last),
     ):
         kw = dict(icon=icon, on_click=_shift_step, args=(delta, last), disabled=disabled, key=key)
         col.button(label, **kw, width="stretch")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from posviz.figures.chart import Chart
+from posviz.i18n import _
 from posviz.ui.code import translated_comments
 from posviz.ui.plot import plot
 
@@ -58,7 +59,7 @@ def show_figure(
     left, right = st.columns([1, 3])
     if csv is not None:
         left.download_button(
-            "Data as CSV",
+            _("Data as CSV"),
             data=csv(),
             file_name=f"{name}.csv",
             mime="text/csv",
@@ -71,6 +72,6 @@ def show_figure(
         # code blocks no longer cost the browser their syntax highlighting on every visit.
         # Keyed by the slot, so the block stays open while a teacher steps through.
         key = f"code_{slot or name}"
-        with right.expander("PyTorch code", icon=":material/code:", key=key, on_change="rerun") as box:
+        with right.expander(_("PyTorch code"), icon=":material/code:", key=key, on_change="rerun") as box:
             if box.open:
                 st.code(translated_comments(code), language="python")

@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from posviz.i18n import LANGUAGES, N_
+from posviz.i18n import LANGUAGES, N_, _
 
 MAX_LEN = 131072
 MAX_CURVE_LEN = 1048576  # 1-D curves (one value per position) go further than matrices
@@ -60,19 +60,19 @@ def length(key: str, label: str, *, default: int, help: str) -> Param:
 # The key axis's controls are the query axis's, with their own key, label and help.
 Q_LEN = length(
     "q_len",
-    "Query length q_len",
+    N_("Query length q_len"),
     default=128,
-    help="Number of query positions. Large values are drawn as a strided sample.",
+    help=N_("Number of query positions. Large values are drawn as a strided sample."),
 )
 Q_START = Param(
     "q_start",
-    "Window: first query i",
+    N_("Window: first query i"),
     "int",
     0,
     "number",
     min=0,
     max=MAX_LEN - 1,
-    help="Position of the window's first query (moved back when the window would run past the end).",
+    help=N_("Position of the window's first query (moved back when the window would run past the end)."),
 )
 
 PARAMS: dict[str, Param] = {
@@ -90,139 +90,141 @@ PARAMS: dict[str, Param] = {
         ),
         Param(
             "lecture",
-            "Lecture mode",
+            N_("Lecture mode"),
             "bool",
             False,
             "toggle",
-            help="Large fonts and taller figures for a projector; explanations fold into expanders.",
+            help=N_("Large fonts and taller figures for a projector; explanations fold into expanders."),
         ),
         Q_LEN,
         replace(
             Q_LEN,
             key="k_len",
-            label="Key length k_len",
-            help="Number of key positions (more than q_len with a cache or memory).",
+            label=N_("Key length k_len"),
+            help=N_("Number of key positions (more than q_len with a cache or memory)."),
         ),
         Param(
             "align",
-            "Queries sit at",
+            N_("Queries sit at"),
             "choice",
             "start",
             "radio",
             options=("start", "end"),
             option_labels={
-                "start": "i = 0, 1, ... as in the seeds",
-                "end": "i = k_len - q_len, ...: cached decoding, Transformer-XL",
+                "start": N_("i = 0, 1, ... as in the seeds"),
+                "end": N_("i = k_len - q_len, ...: cached decoding, Transformer-XL"),
             },
-            help="Where the queries are among the keys: i = 0.. or i = k_len - q_len..",
+            help=N_("Where the queries are among the keys: i = 0.. or i = k_len - q_len.."),
         ),
         Param(
             "heads",
-            "Heads",
+            N_("Heads"),
             "int",
             8,
             "slider",
             min=1,
             max=64,
-            help="Columns of the bias table: each head learns its own scalar per bucket.",
+            help=N_("Columns of the bias table: each head learns its own scalar per bucket."),
         ),
         Param(
             "head",
-            "Head shown",
+            N_("Head shown"),
             "int",
             0,
             "slider",
             min=0,
             max=63,
-            help="Which head's bias and attention to draw.",
+            help=N_("Which head's bias and attention to draw."),
         ),
         Param(
             "seed",
-            "Seed",
+            N_("Seed"),
             "int",
             0,
             "number",
             min=0,
             max=2**31 - 1,
-            help="Seeds the random bias table and the toy queries and keys.",
+            help=N_("Seeds the random bias table and the toy queries and keys."),
         ),
-        Param("step", "Step", "int", 1, "slider", min=1, max=64, help="Step of the walk-through."),
+        Param("step", N_("Step"), "int", 1, "slider", min=1, max=64, help=N_("Step of the walk-through.")),
         # A zoom into any matrix view (T5, Shaw, ALiBi): drawn at full resolution when small enough.
         Param(
             "window",
-            "Window size (0: whole view)",
+            N_("Window size (0: whole view)"),
             "int",
             0,
             "number",
             min=0,
             max=MAX_LEN,
-            help="Zoom: draw only this many queries and keys from the positions below. A small window is drawn "
-            "cell by cell; a larger one is strided, and each figure's subtitle says which. 0 draws the whole "
-            "view, strided.",
+            help=N_(
+                "Zoom: draw only this many queries and keys from the positions below. A small window is drawn "
+                "cell by cell; a larger one is strided, and each figure's subtitle says which. 0 draws the whole "
+                "view, strided."
+            ),
         ),
         Q_START,
         replace(
             Q_START,
             key="k_start",
-            label="Window: first key j",
-            help="Position of the window's first key (moved back when the window would run past the end).",
+            label=N_("Window: first key j"),
+            help=N_("Position of the window's first key (moved back when the window would run past the end)."),
         ),
         # Curves and vectors: a page narrows the bounds or sets its own default with setting(..., default=).
         Param(
             "seq_len",
-            "Sequence length seq_len",
+            N_("Sequence length seq_len"),
             "int",
             512,
             "number",
             min=1,
             max=MAX_CURVE_LEN,
-            help="Number of positions. Large values are drawn as a strided sample.",
+            help=N_("Number of positions. Large values are drawn as a strided sample."),
         ),
         Param(
             "dim",
-            "Dimension dim",
+            N_("Dimension dim"),
             "int",
             64,
             "number",
             min=2,
             max=512,
             even=True,
-            help="Size of each query, key or embedding vector (even: sin/cos and rotation pairs).",
+            help=N_("Size of each query, key or embedding vector (even: sin/cos and rotation pairs)."),
         ),
         # Frequencies (RoPE, sinusoidal, compare)
         Param(
             "base",
-            "Base of the frequencies",
+            N_("Base of the frequencies"),
             "float",
             10000.0,
             "number",
             min=2.0,
             max=1e9,
             step=1.0,
-            help="Frequencies fall from 1 to base^(-(dim-2)/dim): 10000 in the papers, 500000 in Llama 3.",
+            help=N_("Frequencies fall from 1 to base^(-(dim-2)/dim): 10000 in the papers, 500000 in Llama 3."),
         ),
         Param(
             "layout",
-            "Layout",
+            N_("Layout"),
             "choice",
             "interleaved",
             "radio",
             options=("interleaved", "half", "concat"),
             option_labels={
-                "interleaved": "pairs (x[2k], x[2k+1]): the papers, Meta LLaMA",
-                "half": "pairs (x[k], x[k+d/2]): GPT-NeoX, Hugging Face",
-                "concat": "[sin | cos]: tensor2tensor, fairseq, Transformer-XL",
+                "interleaved": N_("pairs (x[2k], x[2k+1]): the papers, Meta LLaMA"),
+                "half": N_("pairs (x[k], x[k+d/2]): GPT-NeoX, Hugging Face"),
+                "concat": N_("[sin | cos]: tensor2tensor, fairseq, Transformer-XL"),
             },
-            help="Which components form a pair (RoPE: interleaved or half; sinusoidal: interleaved or concat).",
+            help=N_("Which components form a pair (RoPE: interleaved or half; sinusoidal: interleaved or concat)."),
         ),
         # ALiBi and compare
         Param(
             "causal",
-            "Causal (decoder)",
+            N_("Causal (decoder)"),
             "bool",
             True,
             "toggle",
-            help="On: each query sees keys j <= i, bias -m (i - j). Off: every key, symmetric bias -m |i - j|.",
+            help=N_("On: each query sees keys j <= i, bias -m (i - j). Off: every key, symmetric bias -m |i - j|."),
         ),
     ]
 }
@@ -253,10 +255,12 @@ def clean_text(raw: str, limit: int) -> tuple[str, list[str]]:
     kept = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
     notes = []
     if kept != text:
-        notes.append("held control characters, which were removed")
+        notes.append(_("held control characters, which were removed"))
     if len(kept) > limit:
         kept = kept[:limit]
-        notes.append(f"is longer than the {limit} characters allowed; only its first {limit} are used")
+        notes.append(
+            _("is longer than the {limit} characters allowed; only its first {limit} are used").format(limit=limit)
+        )
     return kept, notes
 
 
@@ -290,7 +294,9 @@ def parse(
         if len(raw) == 1:
             return value, notice
         listed = ", ".join(quote_raw(r, 12) for r in raw[:4]) + (", ..." if len(raw) > 4 else "")
-        said = f"{param.key} appears {len(raw)} times in the link ({listed}); the last one is used: "
+        said = _("{key} appears {count} times in the link ({listed}); the last one is used: ").format(
+            key=param.key, count=len(raw), listed=listed
+        )
         return value, said + (notice or f"{param.key}={format_value(param, value)}.")
     lo = param.min if min_value is None else min_value
     hi = param.max if max_value is None else max_value
@@ -298,7 +304,7 @@ def parse(
     default = param.default
     if param.kind in ("int", "float") and lo is not None and hi is not None:
         default = min(max(default, lo), hi)
-    fallback = f"using {format_value(param, default)} instead"
+    fallback = _("using {value} instead").format(value=format_value(param, default))
 
     if param.kind == "bool":
         word = raw.strip().lower()
@@ -306,38 +312,47 @@ def parse(
             return True, None
         if word in ("false", "0", "no", "off"):
             return False, None
-        return default, f"{shown} in the link is not on or off (true/false, 1/0); {fallback}."
+        return default, _("{shown} in the link is not on or off (true/false, 1/0); {fallback}.").format(
+            shown=shown, fallback=fallback
+        )
 
     if param.kind == "text":
         text, notes = clean_text(raw, int(param.max or len(raw)))
-        return text, f"{shown} in the link {' and '.join(notes)}." if notes else None
+        return text, _("{shown} in the link {notes}.").format(shown=shown, notes=_and(notes)) if notes else None
 
     if param.kind == "choice":
         word = raw.strip().lower()
         if word in param.options:
             return word, None
-        listed = param.options if len(param.options) <= 8 else (*param.options[:6], f"… ({len(param.options)} in all)")
+        in_all = _("… ({count} in all)").format(count=len(param.options))
+        listed = param.options if len(param.options) <= 8 else (*param.options[:6], in_all)
         allowed = ", ".join(listed)
-        return default, f"{shown} in the link is not one of {allowed}; {fallback}."
+        return default, _("{shown} in the link is not one of {allowed}; {fallback}.").format(
+            shown=shown, allowed=allowed, fallback=fallback
+        )
 
     try:
         number = float(raw.strip())
     except ValueError:
-        what = "a whole number" if param.kind == "int" else "a number"
-        return default, f"{shown} in the link is not {what}; {fallback}."
+        if param.kind == "int":
+            return default, _("{shown} in the link is not a whole number; {fallback}.").format(
+                shown=shown, fallback=fallback
+            )
+        return default, _("{shown} in the link is not a number; {fallback}.").format(shown=shown, fallback=fallback)
+    not_finite = _("{shown} in the link is not a finite number; {fallback}.").format(shown=shown, fallback=fallback)
     if math.isnan(number) or (math.isinf(number) and "inf" in raw.lower()):
-        return default, f"{shown} in the link is not a finite number; {fallback}."
+        return default, not_finite
     # A number too large for a float (a 400-digit q_len) is inf here: out of range below.
 
     notes = []
     if lo is not None and number < lo:
-        notes.append(f"below the smallest allowed, {format_value(param, lo)}")
+        notes.append(_("below the smallest allowed, {value}").format(value=format_value(param, lo)))
         number = lo
     elif hi is not None and number > hi:
-        notes.append(f"above the largest allowed, {format_value(param, hi)}")
+        notes.append(_("above the largest allowed, {value}").format(value=format_value(param, hi)))
         number = hi
     if math.isinf(number):  # no bound on that side
-        return default, f"{shown} in the link is not a finite number; {fallback}."
+        return default, not_finite
     step = param.step or (1 if param.kind == "int" else 0)
     if step:
         base = lo if lo is not None else 0
@@ -346,15 +361,26 @@ def parse(
             snapped -= step
         if not notes and not math.isclose(snapped, number, rel_tol=0, abs_tol=1e-9):
             whole = param.kind == "int" and step == 1
-            notes.append("not a whole number" if whole else f"not a multiple of the step {format_value(param, step)}")
+            notes.append(
+                _("not a whole number")
+                if whole
+                else _("not a multiple of the step {step}").format(step=format_value(param, step))
+            )
         number = snapped  # within float noise of the grid: onto it, without a word
     if param.even and int(number) % 2:
         number = int(number) - 1 if lo is None or int(number) - 1 >= lo else int(number) + 1
-        notes.append("odd, and it must be even")
+        notes.append(_("odd, and it must be even"))
     value: Any = int(round(number)) if param.kind == "int" else float(number)
     if notes:
-        return value, f"{shown} in the link is {' and '.join(notes)}; using {format_value(param, value)}."
+        return value, _("{shown} in the link is {notes}; using {value}.").format(
+            shown=shown, notes=_and(notes), value=format_value(param, value)
+        )
     return value, None
+
+
+def _and(notes: list[str]) -> str:
+    """Phrases of a notice joined as one ("below ... and odd, and it must be even"), in the run's language."""
+    return _(" and ").join(notes)
 
 
 def link_text(p: Param, value: Any) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from posviz.i18n import _
 from posviz.schemes import PAGES, load
 from posviz.ui.front import asset
 from posviz.ui.params import quote_raw
@@ -30,7 +31,7 @@ class OnDemand:
     """A section's figures behind an expander: its URL key and what opening it draws."""
 
     key: str  # "show_<name>": the query parameter and the expander's key
-    label: str  # names the figures, e.g. "Attention maps: without and with the bias"
+    label: str  # names the figures, e.g. "Attention maps: without and with the bias" (English, marked N_)
 
     def __post_init__(self) -> None:
         if not self.key.startswith("show_"):
@@ -48,13 +49,15 @@ def on_demand(part: OnDemand, *, expanded: bool = False) -> Iterator[bool]:
                 show_figure(...)
     """
     raw = st.query_params.get(part.key)
+    label = _(part.label)
     if raw is not None and raw.lower() not in ("true", "false"):
-        st.warning(
-            f"The link's {part.key}={quote_raw(raw)} is neither true nor false: "
-            f"'{part.label}' is left {'open' if expanded else 'closed'}.",
-            icon=":material/link_off:",
+        left = (
+            _("The link's {key}={value} is neither true nor false: '{label}' is left open.")
+            if expanded
+            else _("The link's {key}={value} is neither true nor false: '{label}' is left closed.")
         )
-    box = st.expander(part.label, expanded=expanded, key=part.key, bind="query-params", icon=":material/bar_chart:")
+        st.warning(left.format(key=part.key, value=quote_raw(raw), label=label), icon=":material/link_off:")
+    box = st.expander(label, expanded=expanded, key=part.key, bind="query-params", icon=":material/bar_chart:")
     with box:
         yield bool(box.open)
 

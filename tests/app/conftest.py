@@ -112,9 +112,11 @@ def open_page(page: str | None = None, *, all_open: bool = True, **params: str |
 
 
 def open_code(at: AppTest) -> AppTest:
-    """Open every "PyTorch code" block (each is built and drawn only while open) and rerun."""
+    """Open every "PyTorch code" block (each is built and drawn only while open) and rerun.
+
+    Found by key (``code_<slot>``, posviz.ui.exports), so in any language."""
     for e in at.expander:
-        if e.label == "PyTorch code":
+        if (e.key or "").startswith("code_"):
             at.session_state[e.key] = True
     return at.run()
 

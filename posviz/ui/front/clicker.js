@@ -101,7 +101,10 @@
     const slide = params().get('slide');
     // The run that drew this slide has ended: its bar says so (the address changes before the run starts).
     const bars = [...document.querySelectorAll('[data-testid="stProgress"]')];
-    if (!bars.some(b => b.textContent.includes(`Slide ${slide} of`))) return;
+    // "Slide 4 of 19", "第 4 / 19 张": the slide's number before "of" or "/" (in any language the bar speaks).
+    if (!/^\d+$/.test(slide || '')) return; // a number, before it goes into a pattern
+    const drawn = new RegExp(`(^|\\D)${slide}\\s*(of|/)\\s*\\d`);
+    if (!bars.some(b => drawn.test(b.textContent))) return;
     const link = document.querySelector(`.st-key-deck_anchor_${CSS.escape(slide)} a[href^="#"]`);
     const anchor = link ? decodeURIComponent(link.getAttribute('href').slice(1)) : '';
     const heading = anchor && document.getElementById(anchor);

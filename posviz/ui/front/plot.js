@@ -1,5 +1,6 @@
 // The figure component (posviz.ui.plot): draws a figure spec with Plotly's cartesian bundle, served by
-// the app itself, and sends a box selection back. Static, no user text; the figure arrives as JSON data.
+// the app itself, and sends a box selection back. Static, no user text; the figure arrives as JSON data,
+// with the component's own words in the page's language (doc.texts, set as text, never as markup).
 const BUNDLE = "app/static/plotly-cartesian.min.js";  // posviz.ui.plot.BUNDLE
 
 function plotly() {
@@ -19,15 +20,15 @@ function plotly() {
 const decoder = new TextDecoder();
 
 // Full screen, as st.plotly_chart's own button: the figure fills the screen (Esc leaves).
-const FULL_SCREEN = {
+const fullScreen = (title) => ({
   name: "fullscreen",
-  title: "Full screen (Esc leaves)",
+  title,
   icon: {
     width: 24, height: 24,
     path: "M3 3h7v2H5v5H3V3zm11 0h7v7h-2V5h-5V3zM3 14h2v5h5v2H3v-7zm16 0h2v7h-7v-2h5v-5z",
   },
   click: (gd) => (document.fullscreenElement ? document.exitFullscreen() : gd.requestFullscreen()),
-};
+});
 
 function followFullScreen(Plotly, box) {
   if (box.__posvizFull) return;
@@ -50,9 +51,16 @@ export default function (component) {
   if (!box || !data) return;
   const doc = JSON.parse(typeof data === "string" ? data : decoder.decode(data));
   const fig = doc.figure;
+  const texts = Object.assign(
+    { wait: "Drawing the figure…", fullScreen: "Full screen (Esc leaves)", failed: "The figure could not be drawn:" },
+    doc.texts || {},
+  );
   const height = (fig.layout && fig.layout.height) || 450;
   box.setAttribute("aria-label", doc.alt || "");
-  if (!box.__posvizDrawn) wait.style.height = height + "px";
+  if (!box.__posvizDrawn) {
+    wait.style.height = height + "px";
+    wait.textContent = texts.wait;
+  }
   let gone = false;
   plotly().then((Plotly) => {
     if (gone) return;
@@ -62,7 +70,7 @@ export default function (component) {
       Object.assign(layout, { height: box.clientHeight, width: box.clientWidth });
     }
     const config = Object.assign({ responsive: true }, doc.config || {});
-    config.modeBarButtonsToAdd = [FULL_SCREEN];
+    config.modeBarButtonsToAdd = [fullScreen(texts.fullScreen)];
     if (doc.select) {  // as st.plotly_chart(selection_mode="box"): the box tool, and picked
       config.modeBarButtonsToAdd.unshift("select2d");
       if (layout.dragmode === undefined) layout.dragmode = "select";
@@ -81,6 +89,6 @@ export default function (component) {
         });
       }
     });
-  }).catch((err) => { wait.textContent = "The figure could not be drawn: " + err.message; });
+  }).catch((err) => { wait.textContent = texts.failed + " " + err.message; });
   return () => { gone = true; };
 }
