@@ -3,6 +3,7 @@
 import streamlit as st
 
 from posviz.figures import cope, cope_pitfall, cope_query
+from posviz.i18n import N_, _
 from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, rule_error, section
 from posviz.ui.controls import lecture_mode
@@ -18,13 +19,13 @@ from posviz.ui.tables import static_table
 
 side = read_settings(SidebarSettings)
 lecture = lecture_mode()
-page_header("CoPE: contextual position encoding", "Golovneva et al. 2024 · positions that count what matters")
-prose(texts.INTRO, label="What CoPE does")
+page_header(_("CoPE: contextual position encoding"), _("Golovneva et al. 2024 · positions that count what matters"))
+prose(_(texts.INTRO), label=_("What CoPE does"))
 st.latex(texts.FORMULA)
-st.caption(texts.FORMULA_NOTE)
+st.caption(_(texts.FORMULA_NOTE))
 
 section("1 · Tokens and gates")
-prose(texts.TOKENS)
+prose(_(texts.TOKENS))
 s, tok = text_control(side, st.container())
 if problem(s):
     rule_error(problem(s))
@@ -40,80 +41,80 @@ cl = None if table is None else table.tolist()
 toy = dict(text=s.text, mode=s.mode, temperature=gate_temperature(s), npos_max=s.npos_max, dim=s.dim, seed=s.seed,
            custom=b"" if table is None else table.tobytes())  # fmt: skip
 if table is None:
-    static_table(data(cope_query.token_table, **toy, query=s.query), label="Tokens and their gates", max_rows=8)
+    static_table(data(cope_query.token_table, **toy, query=s.query), label=_("Tokens and their gates"), max_rows=8)
 matrices_code = cope_snippet(s, part="matrices", n=n, custom=cl)
 
-prose(texts.GATES)
+prose(_(texts.GATES))
 show_figure(
     chart(cope.gates, **toy, lecture=lecture),
     name="cope_gates",
-    alt="Heatmap of the gates g_ij, future keys masked.",
-    code=matrices_code + "# the figure: gates[:, cols]\n",
+    alt=_("Heatmap of the gates g_ij, future keys masked."),
+    code=matrices_code + "# " + N_("the figure: gates[:, cols]") + "\n",
 )
 
 section("2 · Positions: a reverse cumulative sum, clamped")
-prose(texts.POSITIONS.format(top=s.npos_max - 1))
+prose(_(texts.POSITIONS).format(top=s.npos_max - 1))
 if s.mode == "count-tokens":
-    st.info(texts.RELATIVE_NOTE, icon=":material/straighten:")
+    st.info(_(texts.RELATIVE_NOTE), icon=":material/straighten:")
 show_figure(
     chart(cope.positions, **toy, lecture=lecture),
     name="cope_positions",
-    alt="Heatmap of the contextual positions p_ij, clamped cells marked.",
-    code=matrices_code + "# the figure: pos[:, cols]; raw[:, cols] > npos_max - 1 where clamped\n",
+    alt=_("Heatmap of the contextual positions p_ij, clamped cells marked."),
+    code=matrices_code + "# " + N_("the figure: pos[:, cols]; raw[:, cols] > npos_max - 1 where clamped") + "\n",
 )
 
 section("3 · Interpolating a fractional position")
-prose(texts.INTERPOLATION)
-st.caption(f"Inspecting query i = {s.query} and key j = {s.key} (sidebar: Inspect).")
+prose(_(texts.INTERPOLATION))
+st.caption(_("Inspecting query i = {query} and key j = {key} (sidebar: Inspect).").format(query=s.query, key=s.key))
 pair = data(cope_query.pair_table, **toy, query=s.query, key=s.key)
-static_table(pair, label="The inspected pair", hide_index=True)
+static_table(pair, label=_("The inspected pair"), hide_index=True)
 if pair["floor"][0] == pair["ceil"][0]:
-    st.caption(texts.INTEGER_NOTE.format(p=pair["floor"][0]))
+    st.caption(_(texts.INTEGER_NOTE).format(p=pair["floor"][0]))
 row_code = cope_snippet(s, part="row", custom=cl)
 show_figure(
     chart(cope_query.interpolation, **toy, query=s.query, key=s.key, lecture=lecture),
     name="cope_interpolation",
-    alt="Line of z_i at integer positions with the interpolated value marked.",
+    alt=_("Line of z_i at integer positions with the interpolated value marked."),
     code=row_code,
 )
 
 section("4 · Position logits and attention")
-prose(texts.ATTENTION)
-with on_demand(texts.SHOW_ATTENTION) as shown:
+prose(_(texts.ATTENTION))
+with on_demand(texts.translated(texts.SHOW_ATTENTION)) as shown:
     if shown:
         show_figure(
             chart(cope.position_logits, **toy, lecture=lecture),
             name="cope_position_logits",
-            alt="Heatmap of the position logits z_i[p_ij].",
-            code=matrices_code + "# the figure: pos_logits[:, cols]\n",
+            alt=_("Heatmap of the position logits z_i[p_ij]."),
+            code=matrices_code + "# " + N_("the figure: pos_logits[:, cols]") + "\n",
         )
         show_figure(
             chart(cope.attention, **toy, lecture=lecture),
             name="cope_attention",
-            alt="Attention weights with no position term, relative positions and CoPE.",
+            alt=_("Attention weights with no position term, relative positions and CoPE."),
             code=cope_snippet(s, part="attention", n=n, custom=cl),
         )
 
 section("5 · What CoPE counts")
-prose(texts.COUNTING)
-with on_demand(texts.SHOW_COUNTING) as shown:
+prose(_(texts.COUNTING))
+with on_demand(texts.translated(texts.SHOW_COUNTING)) as shown:
     if shown:
         show_figure(
             chart(cope_query.counting, **toy, query=s.query, lecture=lecture),
             name="cope_counting",
-            alt="Bar chart of the inspected query's CoPE positions against token distance.",
-            code=row_code + "# the figure: pos[0, j] against query - j for j <= query\n",
+            alt=_("Bar chart of the inspected query's CoPE positions against token distance."),
+            code=row_code + "# " + N_("the figure: pos[0, j] against query - j for j <= query") + "\n",
         )
 
 section("6 · The masking pitfall: mask after the gates")
-prose(texts.PITFALL)
+prose(_(texts.PITFALL))
 
 
 # A fragment: the pitfall toggle reruns only this section.
 @st.fragment
 def masking_pitfall() -> None:
     if not mask_after_control(st.container()):
-        st.caption(texts.PITFALL_OFF)
+        st.caption(_(texts.PITFALL_OFF))
         return
     pit_code = cope_snippet(s, part="pitfall", n=n, custom=cl)
     leak = data(cope_query.future_gate_sum, **toy, query=s.query)
@@ -121,14 +122,14 @@ def masking_pitfall() -> None:
     show_figure(
         chart(cope_pitfall.pitfall, **toy, lecture=lecture),
         name="cope_pitfall",
-        alt="Positions with the mask before and after the gates.",
-        code=pit_code + "# the figure: pos[:, cols] and pos_wrong[:, cols]\n",
+        alt=_("Positions with the mask before and after the gates."),
+        code=pit_code + "# " + N_("the figure: pos[:, cols] and pos_wrong[:, cols]") + "\n",
     )
     show_figure(
         chart(cope_pitfall.pitfall_difference, **toy, lecture=lecture),
         name="cope_pitfall_difference",
-        alt="Heatmap of wrong minus right positions.",
-        code=pit_code + "# the figure: leak[:, cols]\n",
+        alt=_("Heatmap of wrong minus right positions."),
+        code=pit_code + "# " + N_("the figure: leak[:, cols]") + "\n",
     )
 
 

@@ -27,11 +27,15 @@ from dataclasses import dataclass
 
 import torch
 
+from posviz.i18n import _
+
 
 def _check_npos_max(npos_max: int) -> None:
     if isinstance(npos_max, bool) or not isinstance(npos_max, int) or npos_max < 1:
         raise ValueError(
-            f"npos_max must be a whole number of at least 1 (positions 0 .. npos_max - 1), got {npos_max!r}."
+            _("npos_max must be a whole number of at least 1 (positions 0 .. npos_max - 1), got {npos_max!r}.").format(
+                npos_max=npos_max
+            )
         )
 
 
@@ -64,9 +68,9 @@ def cope_gates(attn_logits: torch.Tensor) -> torch.Tensor:
         exactly 1 where it is ``+inf``.
     """
     if not attn_logits.is_floating_point():
-        raise ValueError(f"attn_logits must be a float tensor, got {attn_logits.dtype}.")
+        raise ValueError(_("attn_logits must be a float tensor, got {dtype}.").format(dtype=attn_logits.dtype))
     if bool(torch.isnan(attn_logits).any()):
-        raise ValueError("attn_logits contains NaN: mask with -inf, never with NaN.")
+        raise ValueError(_("attn_logits contains NaN: mask with -inf, never with NaN."))
     return torch.sigmoid(attn_logits)
 
 
@@ -96,7 +100,7 @@ def cope_positions(gates: torch.Tensor, *, npos_max: int) -> torch.Tensor:
     """
     _check_npos_max(npos_max)
     if gates.dim() < 1:
-        raise ValueError("gates must have a key axis (shape (..., q, k)).")
+        raise ValueError(_("gates must have a key axis (shape (..., q, k))."))
     return cope_raw_positions(gates).clamp(max=npos_max - 1)
 
 
@@ -134,16 +138,23 @@ def cope_position_logits(query: torch.Tensor, pos_emb: torch.Tensor, positions: 
     """
     if pos_emb.dim() != 2 or pos_emb.shape[0] != query.shape[-1]:
         raise ValueError(
-            f"pos_emb must be (dim, npos_max) with dim = {query.shape[-1]} (the query size), "
-            f"got shape {tuple(pos_emb.shape)}."
+            _("pos_emb must be (dim, npos_max) with dim = {dim} (the query size), got shape {shape}.").format(
+                dim=query.shape[-1], shape=tuple(pos_emb.shape)
+            )
         )
     if positions.shape[:-1] != query.shape[:-1]:
-        raise ValueError(f"positions {tuple(positions.shape)} must have one row per query {tuple(query.shape[:-1])}.")
+        raise ValueError(
+            _("positions {shape} must have one row per query {queries}.").format(
+                shape=tuple(positions.shape), queries=tuple(query.shape[:-1])
+            )
+        )
     npos_max = pos_emb.shape[1]
     if positions.numel() and (float(positions.min()) < 0 or float(positions.max()) > npos_max - 1):
         raise ValueError(
-            f"positions must lie in [0, {npos_max - 1}] for {npos_max} embeddings: "
-            "clamp them with cope_positions(gates, npos_max=...)."
+            _(
+                "positions must lie in [0, {top}] for {npos_max} embeddings: "
+                "clamp them with cope_positions(gates, npos_max=...)."
+            ).format(top=npos_max - 1, npos_max=npos_max)
         )
     logits_int = cope_integer_logits(query, pos_emb)  # (..., q, npos_max): z_i[p] for every integer p
     at = cope_interpolation(positions)
@@ -200,7 +211,7 @@ def query_gates(
 def gate_logits(q_rows: torch.Tensor, k: torch.Tensor, *, temperature: float) -> torch.Tensor:
     """``q_i . k_j / temperature``: (q, dim), (k, dim) -> (q, k). The paper uses ``temperature = sqrt(dim)``."""
     if not temperature > 0:
-        raise ValueError(f"temperature must be positive, got {temperature}.")
+        raise ValueError(_("temperature must be positive, got {temperature}.").format(temperature=temperature))
     return q_rows @ k.T / temperature
 
 
@@ -215,9 +226,13 @@ def key_gates(values: torch.Tensor, q_pos: torch.Tensor, k_pos: torch.Tensor) ->
         (q, k) float: ``values[j]`` where ``j <= i``, exactly 0 for future keys.
     """
     if values.dim() != 1 or values.shape[0] != k_pos.shape[0]:
-        raise ValueError(f"values must be (k,) = ({k_pos.shape[0]},), one gate per key, got {tuple(values.shape)}.")
+        raise ValueError(
+            _("values must be (k,) = ({k},), one gate per key, got {shape}.").format(
+                k=k_pos.shape[0], shape=tuple(values.shape)
+            )
+        )
     if values.numel() and (float(values.min()) < 0 or float(values.max()) > 1):
-        raise ValueError("gate values must lie in [0, 1].")
+        raise ValueError(_("gate values must lie in [0, 1]."))
     future = k_pos[None, :] > q_pos[:, None]  # (q, k)
     return torch.where(future, torch.zeros(()), values[None, :].float())
 

@@ -32,6 +32,7 @@ from posviz.encodings.cope import (
 )
 from posviz.encodings.positions import all_positions
 from posviz.encodings.tokens import is_sentence_end, is_word
+from posviz.i18n import _
 
 MODES = ("count-tokens", "count-sentences", "random", "custom")  # where the gates come from
 
@@ -48,7 +49,7 @@ def gate_values(mode: str, tokens: Sequence[str], custom: bytes = b"") -> torch.
     (or none) gives :func:`word_gates`.
     """
     if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}.")
+        raise ValueError(_("mode must be one of {modes}, got {mode!r}.").format(modes=MODES, mode=mode))
     if mode == "random":
         return None
     if mode == "count-tokens":

@@ -27,6 +27,8 @@ from typing import Any
 
 import torch
 
+from posviz.i18n import _
+
 MODELS = ("qwen2_vl", "qwen2_5_vl", "qwen3_vl")  # the text models with M-RoPE ids
 RESUMES = ("transformers", "original")  # where text resumes after a vision block
 VISION_MODELS = ("pixtral", "qwen2_vl", "qwen2_5_vl", "qwen3_vl", "gemma4")
@@ -36,7 +38,11 @@ TEXT, IMAGE, VIDEO = 0, 1, 2  # transformers' mm_token_type_ids
 
 def _whole(value: Any, name: str, *, least: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
-        raise ValueError(f"{name} must be a whole number of at least {least}, got {value!r}.")
+        raise ValueError(
+            _("{name} must be a whole number of at least {least}, got {value!r}.").format(
+                name=name, least=least, value=value
+            )
+        )
     return int(value)
 
 
@@ -46,12 +52,14 @@ def _grids(grids: Any, name: str, merge: int) -> list[tuple[int, int, int]]:
     out = []
     for i, grid in enumerate(rows):
         if len(grid) != 3:
-            raise ValueError(f"{name}[{i}] must be (t, h, w), got {grid!r}.")
+            raise ValueError(_("{name}[{i}] must be (t, h, w), got {grid!r}.").format(name=name, i=i, grid=grid))
         t, h, w = (_whole(v, f"{name}[{i}]", least=1) for v in grid)
         if h % merge or w % merge:
             raise ValueError(
-                f"{name}[{i}] = {(t, h, w)}: h and w must be multiples of spatial_merge_size={merge} "
-                "(the vision encoder merges m x m patches into one token)."
+                _(
+                    "{name}[{i}] = {grid}: h and w must be multiples of spatial_merge_size={merge} "
+                    "(the vision encoder merges m x m patches into one token)."
+                ).format(name=name, i=i, grid=(t, h, w), merge=merge)
             )
         out.append((t, h, w))
     return out
@@ -114,25 +122,35 @@ def mrope_position_ids(
         (3, seq) int64: temporal, height, width ids.
     """
     if model not in MODELS:
-        raise ValueError(f"model must be one of {MODELS}, got {model!r}.")
+        raise ValueError(_("model must be one of {models}, got {model!r}.").format(models=MODELS, model=model))
     if resume not in RESUMES:
-        raise ValueError(f"resume must be one of {RESUMES}, got {resume!r}.")
+        raise ValueError(_("resume must be one of {resumes}, got {resume!r}.").format(resumes=RESUMES, resume=resume))
     merge = _whole(spatial_merge_size, "spatial_merge_size", least=1)
     types = torch.as_tensor(token_types)
     if types.ndim != 1 or types.is_floating_point() or types.is_complex():
-        raise ValueError(f"token_types must be a 1-D integer tensor, got shape {tuple(types.shape)}, {types.dtype}.")
+        raise ValueError(
+            _("token_types must be a 1-D integer tensor, got shape {shape}, {dtype}.").format(
+                shape=tuple(types.shape), dtype=types.dtype
+            )
+        )
     if types.numel() and not bool(((types >= 0) & (types <= 2)).all()):
-        raise ValueError("token_types must hold only 0 (text), 1 (image) and 2 (video).")
+        raise ValueError(_("token_types must hold only 0 (text), 1 (image) and 2 (video)."))
     images, videos = _grids(image_grids, "image_grids", merge), _grids(video_grids, "video_grids", merge)
     seconds = torch.as_tensor(seconds_per_grid, dtype=torch.float32).reshape(-1)
     if seconds.numel() and seconds.numel() != len(videos):
-        raise ValueError(f"seconds_per_grid has {seconds.numel()} values for {len(videos)} videos; give one per video.")
+        raise ValueError(
+            _("seconds_per_grid has {values} values for {videos} videos; give one per video.").format(
+                values=seconds.numel(), videos=len(videos)
+            )
+        )
     if not bool(torch.isfinite(seconds).all()) or bool((seconds < 0).any()):
-        raise ValueError("seconds_per_grid must be finite and not negative.")
+        raise ValueError(_("seconds_per_grid must be finite and not negative."))
     if isinstance(tokens_per_second, bool) or not isinstance(tokens_per_second, numbers.Real):
-        raise ValueError(f"tokens_per_second must be a number, got {tokens_per_second!r}.")
+        raise ValueError(_("tokens_per_second must be a number, got {value!r}.").format(value=tokens_per_second))
     if not 0 <= tokens_per_second < 1e6:
-        raise ValueError(f"tokens_per_second must be between 0 and 10^6, got {tokens_per_second!r}.")
+        raise ValueError(
+            _("tokens_per_second must be between 0 and 10^6, got {value!r}.").format(value=tokens_per_second)
+        )
 
     # Qwen2.5-VL spaces a video's frames by seconds; the others (and every image) by 1.
     intervals: list[Any] = [1] * len(videos)
@@ -140,7 +158,7 @@ def mrope_position_ids(
         per_video = seconds if seconds.numel() else torch.ones(len(videos), dtype=torch.float32)
         intervals = [tokens_per_second * s for s in per_video]  # 0-d float32, as transformers multiplies
     if model == "qwen3_vl":  # one grid per frame (timestamps separate them)
-        videos = [(1, h, w) for t, h, w in videos for _ in range(t)]
+        videos = [(1, h, w) for t, h, w in videos for _frame in range(t)]
         intervals = [1] * len(videos)
     queues = {IMAGE: iter([(g, 1) for g in images]), VIDEO: iter(zip(videos, intervals, strict=True))}
     names = {IMAGE: "image_grids", VIDEO: "video_grids"}
@@ -157,18 +175,28 @@ def mrope_position_ids(
             continue
         grid, interval = next(queues[kind], (None, None))
         if grid is None:
-            raise ValueError(f"token_types has more {names[kind][:-6]} runs than {names[kind]} has grids.")
+            raise ValueError(
+                _("token_types has more {kind} runs than {grids} has grids.").format(
+                    kind=names[kind][:-6], grids=names[kind]
+                )
+            )
         tokens = grid[0] * (grid[1] // merge) * (grid[2] // merge)
         if tokens != length:
             raise ValueError(
-                f"token_types has a run of {length} {names[kind][:-6]} tokens where {names[kind]} grid {grid} "
-                f"merged {merge} x {merge} gives {tokens}."
+                _(
+                    "token_types has a run of {length} {kind} tokens where {grids} grid {grid} "
+                    "merged {merge} x {merge} gives {tokens}."
+                ).format(length=length, kind=names[kind][:-6], grids=names[kind], grid=grid, merge=merge, tokens=tokens)
             )
         blocks.append(vision_block_ids(start, grid, merge, interval))
         start += max(grid[1], grid[2]) // merge
     for kind, queue in queues.items():
         if next(queue, None) is not None:
-            raise ValueError(f"{names[kind]} has more grids than token_types has {names[kind][:-6]} runs.")
+            raise ValueError(
+                _("{grids} has more grids than token_types has {kind} runs.").format(
+                    grids=names[kind], kind=names[kind][:-6]
+                )
+            )
     if not blocks:
         return torch.zeros(3, 0, dtype=torch.long)
     return torch.cat(blocks, dim=1)  # (3, seq)
@@ -188,14 +216,16 @@ def mrope_axes(rotary_dim: int, mrope_section: Sequence[int], *, interleaved: bo
     """
     dim = _whole(rotary_dim, "rotary_dim", least=2)
     if dim % 2:
-        raise ValueError(f"rotary_dim must be even (RoPE turns pairs), got {dim}.")
+        raise ValueError(_("rotary_dim must be even (RoPE turns pairs), got {dim}.").format(dim=dim))
     section = list(mrope_section)
     if len(section) != 3:
-        raise ValueError(f"mrope_section must have three entries (t, h, w), got {section!r}.")
+        raise ValueError(_("mrope_section must have three entries (t, h, w), got {section!r}.").format(section=section))
     section = [_whole(v, "mrope_section", least=0) for v in section]
     if sum(section) != dim // 2:
         raise ValueError(
-            f"mrope_section {section} adds up to {sum(section)}, but rotary_dim {dim} has {dim // 2} pairs."
+            _("mrope_section {section} adds up to {total}, but rotary_dim {dim} has {pairs} pairs.").format(
+                section=section, total=sum(section), dim=dim, pairs=dim // 2
+            )
         )
     if not interleaved:
         return torch.repeat_interleave(torch.arange(3), torch.tensor(section))  # (n,)
@@ -217,7 +247,11 @@ def vision_model(model_type: str) -> str:
     """``model_type`` as one of VISION_MODELS (``"gemma4_vision"`` -> ``"gemma4"``)."""
     key = str(model_type).removesuffix("_vision").removesuffix("_vision_model")
     if key not in VISION_MODELS:
-        raise ValueError(f"model_type must be one of {VISION_MODELS}, got {model_type!r}.")
+        raise ValueError(
+            _("model_type must be one of {models}, got {model_type!r}.").format(
+                models=VISION_MODELS, model_type=model_type
+            )
+        )
     return key
 
 
@@ -234,17 +268,17 @@ def vision_head_dim(model_type: str, config: Any) -> tuple[int, float]:
         width = _field(config, "embed_dim" if key == "qwen2_vl" else "hidden_size", "hidden_size")
         heads = _field(config, "num_attention_heads", "num_heads")
         if width is None or heads is None:
-            raise ValueError("config needs head_dim, or hidden_size and num_attention_heads.")
+            raise ValueError(_("config needs head_dim, or hidden_size and num_attention_heads."))
         dim = _whole(width, "config hidden_size", least=1) // _whole(heads, "config num_attention_heads", least=1)
     dim = _whole(dim, "config head_dim", least=4)
     if dim % 4:
-        raise ValueError(f"config head_dim must be a multiple of 4 (two axes of pairs), got {dim}.")
+        raise ValueError(_("config head_dim must be a multiple of 4 (two axes of pairs), got {dim}.").format(dim=dim))
     rope = _field(config, "rope_parameters") or {}
     theta = rope.get("rope_theta") if isinstance(rope, Mapping) else None
     theta = theta if theta is not None else _field(config, "rope_theta")
     theta = VISION_THETA[key] if theta is None else theta
     if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or not 1 < float(theta) < float("inf"):
-        raise ValueError(f"config rope_theta must be a finite number above 1, got {theta!r}.")
+        raise ValueError(_("config rope_theta must be a finite number above 1, got {theta!r}.").format(theta=theta))
     return dim, float(theta)
 
 
@@ -308,7 +342,7 @@ def vision_pair_dims(model_type: str, head_dim: int) -> torch.Tensor:
     key = vision_model(model_type)
     dim = _whole(head_dim, "head_dim", least=4)
     if dim % 4:
-        raise ValueError(f"head_dim must be a multiple of 4, got {dim}.")
+        raise ValueError(_("head_dim must be a multiple of 4, got {dim}.").format(dim=dim))
     k = torch.arange(dim // 2)
     if key == "gemma4":
         quarter = dim // 4
@@ -329,7 +363,9 @@ def apply_vision_rope(x: torch.Tensor, angles: torch.Tensor, pair_dims: torch.Te
         (..., patches, head_dim), ``x``'s dtype: ``(a, b) -> (a cos - b sin, a sin + b cos)`` per pair.
     """
     if x.shape[-1] != 2 * angles.shape[-1] or x.shape[-2] != angles.shape[0]:
-        raise ValueError(f"x {tuple(x.shape)} does not match angles {tuple(angles.shape)}.")
+        raise ValueError(
+            _("x {shape} does not match angles {angles}.").format(shape=tuple(x.shape), angles=tuple(angles.shape))
+        )
     a, b = x[..., pair_dims[:, 0]], x[..., pair_dims[:, 1]]  # (..., patches, n) each
     cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)
     out = x.clone()
@@ -362,7 +398,11 @@ def vision_offset_scores(
         ``rope(q, row, col) . rope(k, row + dh, col + dw)``; NaN where that key is off the grid.
     """
     if not (0 <= row < height and 0 <= col < width):
-        raise ValueError(f"the query patch ({row}, {col}) is not on the {height} x {width} grid.")
+        raise ValueError(
+            _("the query patch ({row}, {col}) is not on the {height} x {width} grid.").format(
+                row=row, col=col, height=height, width=width
+            )
+        )
     patches = height * width
     rq = apply_vision_rope(q.double().expand(1, -1), angles[row * width + col][None].double(), pair_dims)  # (1, d)
     rk = apply_vision_rope(k.double().expand(patches, -1), angles.double(), pair_dims)  # (h*w, d)

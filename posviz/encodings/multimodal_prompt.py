@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import torch
 
 from posviz.encodings.multimodal import IMAGE, TEXT, VIDEO, mrope_position_ids, token_types
+from posviz.i18n import _
 
 STAMP_TOKENS = 3  # Qwen3-VL's timestamp text before each frame after the first ("<1.0 seconds>", about 3 tokens)
 TEMPORAL_PATCH = 2  # frames per temporal patch in every Qwen-VL video processor
@@ -46,7 +47,7 @@ class Prompt:
 def seconds_per_grid(fps: float) -> float:
     """Seconds per temporal patch of a video sampled at ``fps`` frames per second (``second_per_grid_t``)."""
     if not fps > 0:
-        raise ValueError(f"fps must be positive, got {fps}.")
+        raise ValueError(_("fps must be positive, got {fps}.").format(fps=fps))
     return TEMPORAL_PATCH / fps
 
 

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 import torch
 
+from posviz.i18n import _
+
 TOKENS_PER_TILE = 256  # InternVL's num_image_token
 STRIDES = (1, 2, 4, 8, 16, 32, 64, 128, 256)  # the strides V2PE trains with (v2pe_rnd); delta = stride / 256
 
@@ -25,7 +27,9 @@ def v2pe_delta(stride: float, *, tokens_per_tile: int = TOKENS_PER_TILE) -> floa
     """The step of one visual token, ``stride / tokens_per_tile``."""
     if not 0 < stride <= tokens_per_tile:
         raise ValueError(
-            f"stride must be in (0, {tokens_per_tile}] (delta = stride / {tokens_per_tile}), got {stride}."
+            _("stride must be in (0, {tiles}] (delta = stride / {tiles}), got {stride}.").format(
+                tiles=tokens_per_tile, stride=stride
+            )
         )
     return stride / tokens_per_tile
 
@@ -41,12 +45,12 @@ def v2pe_position_ids(runs: Sequence[tuple[str, int]], *, delta: float) -> torch
         (L,) float64.
     """
     if not 0 < delta <= 1:
-        raise ValueError(f"delta must be in (0, 1], got {delta}.")
+        raise ValueError(_("delta must be in (0, 1], got {delta}.").format(delta=delta))
     ids: list[float] = []
     last = -1.0  # the position before the first token
     for kind, count in runs:
         if kind not in ("text", "image") or count < 0:
-            raise ValueError(f"each run is ('text' or 'image', count >= 0), got {(kind, count)!r}.")
+            raise ValueError(_("each run is ('text' or 'image', count >= 0), got {run!r}.").format(run=(kind, count)))
         if kind == "text":
             start = math.ceil(last) + 1
             ids.extend(float(start + n) for n in range(count))

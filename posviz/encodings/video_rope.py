@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import torch
 
+from posviz.i18n import _
+
 AXES = ("time", "height", "width")
 
 
@@ -35,7 +37,7 @@ class VideoRope:
 def wan_split(head_dim: int) -> tuple[int, int, int]:
     """Wan 2.1's split: ``h = w = 2 (d // 6)``, time takes the rest (44, 42, 42 of 128)."""
     if head_dim < 6 or head_dim % 2:
-        raise ValueError(f"Wan's head dim must be even and at least 6, got {head_dim}.")
+        raise ValueError(_("Wan's head dim must be even and at least 6, got {head_dim}.").format(head_dim=head_dim))
     hw = 2 * (head_dim // 6)
     return head_dim - 2 * hw, hw, hw
 
@@ -50,7 +52,7 @@ def video_positions(frames: int, height: int, width: int) -> torch.Tensor:
     """Every patch's (frame, row, column), frame-major: (N, 3) int64."""
     for name, n in (("frames", frames), ("height", height), ("width", width)):
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"{name} must be a whole number of at least 1 patch, got {n!r}.")
+            raise ValueError(_("{name} must be a whole number of at least 1 patch, got {n!r}.").format(name=name, n=n))
     grid = torch.meshgrid(torch.arange(frames), torch.arange(height), torch.arange(width), indexing="ij")
     return torch.stack([g.reshape(-1) for g in grid], dim=-1)
 
@@ -58,7 +60,7 @@ def video_positions(frames: int, height: int, width: int) -> torch.Tensor:
 def video_axis_of_pairs(dims: tuple[int, int, int]) -> torch.Tensor:
     """Which axis rotates each pair of the head: (d/2,) int64, 0 = time, 1 = height, 2 = width."""
     if any(d < 2 or d % 2 for d in dims):
-        raise ValueError(f"each axis needs an even number of components, got {dims}.")
+        raise ValueError(_("each axis needs an even number of components, got {dims}.").format(dims=dims))
     return torch.cat([torch.full((d // 2,), a, dtype=torch.int64) for a, d in enumerate(dims)])
 
 

@@ -29,6 +29,7 @@ from posviz.encodings.tokens import tokenize
 from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, heatmap, heatmap_grid, subtitle_lines
 from posviz.figures.csv import matrix_csv, panels_csv
+from posviz.i18n import N_, _
 
 COPE_MAX_TOKENS = 4096  # tokens of a text the figures read (the first ones)
 MAIN_POINTS = 160  # per axis for the gate, position and logit heatmaps
@@ -69,13 +70,13 @@ def gates_figure(
         k_pos=k_pos,
         q_len=n,
         k_len=n,
-        title="Gates g_ij: which keys count for query i",
-        value_name="gate",
+        title=_("Gates g_ij: which keys count for query i"),
+        value_name=_("gate"),
         zmin=0.0,
         zmax=1.0,
         subtitle=subtitle,
         mask=future,
-        mask_label="future keys j > i, masked before the gates: exactly 0",
+        mask_label=_("future keys j > i, masked before the gates: exactly 0"),
         lecture=lecture,
     )
     _token_ticks(fig, q_pos, k_pos, tokens)
@@ -103,17 +104,20 @@ def positions_figure(
         k_pos=k_pos,
         q_len=n,
         k_len=n,
-        title="Positions p_ij = Σ_{t=j..i} g_it (reverse cumulative sum)",
+        title=_("Positions p_ij = Σ_{t=j..i} g_it (reverse cumulative sum)"),
         value_name="p_ij",
         zmin=0.0,
         zmax=_position_top(positions, future, npos_max),
         value_format=".2f",
         subtitle=subtitle_lines(
-            f"clamped to npos_max − 1 = {npos_max - 1}: "
-            + (f"× marks the {count} shown cells whose sum was larger" if count else "no shown cell reaches it"),
+            _("clamped to npos_max − 1 = {top}: × marks the {count} shown cells whose sum was larger").format(
+                top=npos_max - 1, count=count
+            )
+            if count
+            else _("clamped to npos_max − 1 = {top}: no shown cell reaches it").format(top=npos_max - 1),
         ),
         mask=future,
-        mask_label="future keys j > i: position 0, never attended",
+        mask_label=_("future keys j > i: position 0, never attended"),
         lecture=lecture,
     )
     if count:
@@ -125,8 +129,11 @@ def positions_figure(
                 y=compact(q[rows]),
                 mode="markers",
                 marker=dict(symbol="x-thin", size=7 if len(rows) < 2000 else 4, line=dict(width=1.5, color="white")),
-                name=f"clamped at {npos_max - 1}",
-                hovertemplate=f"query i = %{{y}}<br>key j = %{{x}}<br>clamped to {npos_max - 1}<extra></extra>",
+                name=_("clamped at {top}").format(top=npos_max - 1),
+                hovertemplate=_("query i = %{y}<br>key j = %{x}")
+                + "<br>"
+                + _("clamped to {top}").format(top=npos_max - 1)
+                + "<extra></extra>",
             )
         )
     _token_ticks(fig, q_pos, k_pos, tokens)
@@ -150,19 +157,20 @@ def position_logits_figure(
         k_pos=k_pos,
         q_len=n,
         k_len=n,
-        title="Position logits z_i[p_ij], added to q_i · k_j / √d",
+        title=_("Position logits z_i[p_ij], added to q_i · k_j / √d"),
         value_name="z_i[p_ij]",
         palette="diverging",
-        subtitle="interpolated between the two integer positions around p_ij",
+        subtitle=_("interpolated between the two integer positions around p_ij"),
         mask=future,
-        mask_label="future keys j > i: masked",
+        mask_label=_("future keys j > i: masked"),
         lecture=lecture,
     )
     _token_ticks(fig, q_pos, k_pos, tokens)
     return fig
 
 
-ATTENTION_TITLES = ("no position", "relative: q · e[i − j]", "CoPE: z_i[p_ij]")
+# Panel titles; the CSV keeps them in English (its column names are data).
+ATTENTION_TITLES = (N_("no position"), N_("relative: q · e[i − j]"), "CoPE: z_i[p_ij]")
 
 
 def attention_figure(none, relative, cope, *, q_pos, k_pos, n: int, lecture: bool = False) -> go.Figure:
@@ -173,16 +181,17 @@ def attention_figure(none, relative, cope, *, q_pos, k_pos, n: int, lecture: boo
         k_pos=k_pos,
         q_len=n,
         k_len=n,
-        titles=list(ATTENTION_TITLES),
-        title="Attention weights: no position, relative positions, CoPE",
-        subtitle="softmax(q_i · k_j / √d + position term) over j ≤ i; the same toy q, k and embeddings e; "
-        "colour: log scale",
-        value_name="weight",
+        titles=[_(t) for t in ATTENTION_TITLES],
+        title=_("Attention weights: no position, relative positions, CoPE"),
+        subtitle=_(
+            "softmax(q_i · k_j / √d + position term) over j ≤ i; the same toy q, k and embeddings e; colour: log scale"
+        ),
+        value_name=_("weight"),
         palette="sequential",
         cols=3,
         lecture=lecture,
         mask=as_array(k_pos)[None, :] > as_array(q_pos)[:, None],
-        mask_label="future keys j > i: masked",
+        mask_label=_("future keys j > i: masked"),
         log_scale=True,
     )
 
@@ -192,12 +201,17 @@ def attention_figure(none, relative, cope, *, q_pos, k_pos, n: int, lecture: boo
 
 def gates_subtitle(mode: str, temperature: float) -> str:
     """Where the gates come from, in words."""
-    return {
-        "count-tokens": "count-tokens: every gate is 1, so p_ij = i − j + 1, a plain relative position",
-        "count-sentences": "count-sentences: gates are 1 on . ! ? and 0 elsewhere, so positions count sentences",
-        "random": f"random: sigmoid(q_i · k_j / {temperature:g}) with toy q, k",
-        "custom": "custom: the table's gate of each key, the same for every query",
-    }[mode]
+    if mode == "random":
+        return _("random: sigmoid(q_i · k_j / {temperature}) with toy q, k").format(temperature=f"{temperature:g}")
+    return _(
+        {
+            "count-tokens": N_("count-tokens: every gate is 1, so p_ij = i − j + 1, a plain relative position"),
+            "count-sentences": N_(
+                "count-sentences: gates are 1 on . ! ? and 0 elsewhere, so positions count sentences"
+            ),
+            "custom": N_("custom: the table's gate of each key, the same for every query"),
+        }[mode]
+    )
 
 
 def tokens_of(text: str) -> list[str]:

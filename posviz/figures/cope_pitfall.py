@@ -18,6 +18,7 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, heatmap, heatmap_grid
 from posviz.figures.cope import SHARED_ENTRIES, toy_of
 from posviz.figures.csv import matrix_csv, panels_csv
+from posviz.i18n import _
 
 PITFALL_POINTS = 112  # per axis for the pitfall panels
 
@@ -32,15 +33,15 @@ def pitfall_figure(correct, wrong, *, q_pos, k_pos, n: int, lecture: bool = Fals
         k_pos=k_pos,
         q_len=n,
         k_len=n,
-        titles=["mask before the gates (right)", "mask after the gates (wrong)"],
-        title="The masking pitfall: future gates leak into every position",
-        subtitle="wrong: gates of the future keys t > i are summed into p_ij before the mask removes them",
+        titles=[_("mask before the gates (right)"), _("mask after the gates (wrong)")],
+        title=_("The masking pitfall: future gates leak into every position"),
+        subtitle=_("wrong: gates of the future keys t > i are summed into p_ij before the mask removes them"),
         value_name="p_ij",
         palette="sequential",
         cols=2,
         lecture=lecture,
         mask=future,
-        mask_label="future keys j > i: never attended",
+        mask_label=_("future keys j > i: never attended"),
     )
     return fig
 
@@ -55,14 +56,15 @@ def pitfall_difference_figure(diff, *, q_pos, k_pos, n: int, lecture: bool = Fal
         k_pos=k_pos,
         q_len=n,
         k_len=n,
-        title="Difference: wrong − right positions",
-        value_name="leak",
+        title=_("Difference: wrong − right positions"),
+        value_name=_("leak"),
         palette="diverging",
         value_format=".2f",
-        subtitle="every earlier key of row i is shifted by the same amount: the sum of row i's future gates, "
-        "up to the clamp",
+        subtitle=_(
+            "every earlier key of row i is shifted by the same amount: the sum of row i's future gates, up to the clamp"
+        ),
         mask=future,
-        mask_label="future keys j > i",
+        mask_label=_("future keys j > i"),
         lecture=lecture,
     )
 

@@ -19,6 +19,7 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, look, number, subtitle_lines
 from posviz.figures.cope import token_label, toy_of
 from posviz.figures.csv import columns_csv
+from posviz.i18n import _
 
 BAR_POINTS = 400  # keys in the counting bar chart
 ROW_ENTRIES = 16  # inspected rows kept for the figures and tables that share them
@@ -45,7 +46,7 @@ def interpolation_figure(
             x=ps,
             y=z,
             mode="lines+markers" if len(z) <= 200 else "lines",
-            name="z_i[p] = q_i · e[p], integer p",
+            name=_("z_i[p] = q_i · e[p], integer p"),
             line=dict(width=lk.line, color="#4c78a8"),
             hovertemplate="p = %{x}<br>z_i[p] = %{y:.4f}<extra></extra>",
         )
@@ -66,16 +67,18 @@ def interpolation_figure(
             y=np.array([value], dtype=np.float32),
             mode="markers",
             marker=dict(size=lk.font + 6, color="#e45756", symbol="star"),
-            name=f"z_i[p_ij] at p_ij = {number(p)}",
+            name=_("z_i[p_ij] at p_ij = {p}").format(p=number(p)),
             hovertemplate="p_ij = %{x:.4f}<br>z_i[p_ij] = %{y:.4f}<extra></extra>",
         )
     )
     fig.add_vline(x=p, line=dict(dash="dot", color="#555"))
-    fig.update_xaxes(title_text="position p")
-    fig.update_yaxes(title_text="position logit z_i[p]")
+    fig.update_xaxes(title_text=_("position p"))
+    fig.update_yaxes(title_text=_("position logit z_i[p]"))
     return finish(
         fig,
-        title=f"Query i = {query}, key j = {key}: z_i[p_ij] between two integer positions",
+        title=_("Query i = {query}, key j = {key}: z_i[p_ij] between two integer positions").format(
+            query=query, key=key
+        ),
         subtitle=subtitle_lines(
             f"w = p − floor(p) = {number(w)}: z_i[p_ij] = {number(w)} · z_i[{ceil}] + {number(1 - w)} · z_i[{floor}] "
             f"= {number(value)}",
@@ -105,11 +108,11 @@ def counting_figure(
         go.Bar(
             x=d,
             y=p,
-            name="CoPE position p_ij",
+            name=_("CoPE position p_ij"),
             marker_color="#4c78a8",
             customdata=np.stack([as_array(key_pos).astype(object), np.array(labels, dtype=object)], 1),
-            hovertemplate="key j = %{customdata[0]} · %{customdata[1]}<br>i − j = %{x}<br>p_ij = %{y:.3f}"
-            "<extra></extra>",
+            hovertemplate=_("key j = %{customdata[0]} · %{customdata[1]}")
+            + "<br>i − j = %{x}<br>p_ij = %{y:.3f}<extra></extra>",
         )
     )
     line = np.minimum(d.astype(np.float32) + 1, npos_max - 1)
@@ -119,25 +122,25 @@ def counting_figure(
             y=line.astype(np.float32),
             mode="lines",
             line=dict(dash="dot", width=lk.line, color="#555"),
-            name="every gate 1: i − j + 1 (relative)",
+            name=_("every gate 1: i − j + 1 (relative)"),
             hoverinfo="skip",
         )
     )
     fig.add_hline(
         y=npos_max - 1,
         line=dict(dash="dash", color="#e45756"),
-        annotation_text=f"clamp npos_max − 1 = {npos_max - 1}",
+        annotation_text=_("clamp npos_max − 1 = {top}").format(top=npos_max - 1),
         annotation_position="top left",
     )
-    fig.update_xaxes(title_text="token distance i − j")
-    fig.update_yaxes(title_text="CoPE position p_ij", rangemode="tozero")
+    fig.update_xaxes(title_text=_("token distance i − j"))
+    fig.update_yaxes(title_text=_("CoPE position p_ij"), rangemode="tozero")
     fig.update_layout(bargap=0.1)
     return finish(
         fig,
-        title=f"Query i = {query}: what CoPE counts over the earlier tokens",
+        title=_("Query i = {query}: what CoPE counts over the earlier tokens").format(query=query),
         subtitle=subtitle_lines(
-            "a step up at each key whose gate fires; the dotted line counts every token",
-            f"a strided sample of the {query + 1} keys j ≤ i" if sampled else None,
+            _("a step up at each key whose gate fires; the dotted line counts every token"),
+            _("a strided sample of the {count} keys j ≤ i").format(count=query + 1) if sampled else None,
         ),
         lecture=lecture,
         height=int(lk.height * 0.8),
@@ -163,7 +166,7 @@ def pair(
     query: int, key: int,
 ) -> CopePair:  # fmt: skip
     """The inspected pair ``(query, key)``: its position and interpolation."""
-    _, row = query_row(
+    _tokens, row = query_row(
         text=text, mode=mode, temperature=temperature, npos_max=npos_max, dim=dim, seed=seed, custom=custom, query=query
     )
     return cope_pair(row, query, key)
@@ -209,7 +212,7 @@ def token_table(
         text=text, mode=mode, temperature=temperature, npos_max=npos_max, dim=dim, seed=seed, custom=custom, query=query
     )
     frame = pd.DataFrame({"token": list(tokens)}, index=pd.RangeIndex(len(tokens), name="j"))
-    frame[f"gate g_ij for i = {query}"] = np.round(row.gates.numpy().astype(np.float64), 4)
+    frame[_("gate g_ij for i = {query}").format(query=query)] = np.round(row.gates.numpy().astype(np.float64), 4)
     return frame
 
 
@@ -241,7 +244,7 @@ def future_gate_sum(
     *, text: str, mode: str, temperature: float, npos_max: int, dim: int, seed: int, custom: bytes = b"", query: int
 ) -> float:
     """The sum of query ``query``'s gates over its future keys with no mask: what the pitfall adds."""
-    _, row = query_row(
+    _tokens, row = query_row(
         text=text, mode=mode, temperature=temperature, npos_max=npos_max, dim=dim, seed=seed, custom=custom, query=query
     )
     return row.future_sum

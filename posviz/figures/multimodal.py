@@ -24,14 +24,15 @@ from posviz.figures.colors import scale_stops
 from posviz.figures.csv import columns_csv
 from posviz.figures.data import compact
 from posviz.figures.layout import finish, look, subtitle_lines
+from posviz.i18n import N_, _
 
-AXIS_NAMES = ("time t", "height h", "width w")
+AXIS_NAMES = (N_("time t"), N_("height h"), N_("width w"))  # shown as _(name); the CSVs use t, h, w
 AXIS_COLOURS = ("#2ca02c", "#1f77b4", "#d62728")  # t green, h blue, w red
 KIND_FILL = {"text": "rgba(127,127,127,0.10)", "stamp": "rgba(148,103,189,0.15)",
              "image": "rgba(31,119,180,0.12)", "video": "rgba(44,160,44,0.12)"}  # fmt: skip
 KIND_SWATCH = {"text": "rgba(127,127,127,0.45)", "stamp": "rgba(148,103,189,0.55)",
                "image": "rgba(31,119,180,0.5)", "video": "rgba(44,160,44,0.5)"}  # fmt: skip
-KIND_LABEL = {"text": "text", "stamp": "time stamp", "image": "image", "video": "video"}
+KIND_LABEL = {"text": N_("text"), "stamp": N_("time stamp"), "image": N_("image"), "video": N_("video")}
 MAX_CELL_TEXT = 12  # write ids into cells up to 12 columns a panel
 DOTTED = dict(color="#555", dash="dot", width=1.5)
 
@@ -91,7 +92,7 @@ def grid_figure(
     layout = panels(1, len(panel_list), [p[0] for p in panel_list])
     blues = scale_stops("Blues")
     data = []
-    for i, (_, ids, index) in enumerate(panel_list, start=1):
+    for i, (_title, ids, index) in enumerate(panel_list, start=1):
         rows, cols = index.shape
         trace = dict(
             type="heatmap",
@@ -102,8 +103,8 @@ def grid_figure(
             showscale=False,
             text=_cell_text(ids),
             customdata=compact(index),
-            hovertemplate="token %{customdata} of the sequence<br>row %{y}, column %{x}<br>"
-            "(t, h, w) = (%{text})<extra></extra>",
+            hovertemplate=_("token %{customdata} of the sequence<br>row %{y}, column %{x}")
+            + "<br>(t, h, w) = (%{text})<extra></extra>",
             xgap=2,
             ygap=2,
             **on(i),
@@ -115,7 +116,7 @@ def grid_figure(
             layout,
             "x",
             i,
-            title="column (tokens)",
+            title=_("column (tokens)"),
             showgrid=False,
             zeroline=False,
             **({"dtick": 1} if cols <= 16 else {}),
@@ -123,13 +124,13 @@ def grid_figure(
         axis(
             layout, "y", i, autorange="reversed", showgrid=False, zeroline=False, **({"dtick": 1} if rows <= 16 else {})
         )
-    axis(layout, "y", 1, title="row (tokens)")
+    axis(layout, "y", 1, title=_("row (tokens)"))
     return finish(
         dict(data=data, layout=layout),
-        title="Each image or video token's three position ids (t, h, w)",
+        title=_("Each image or video token's three position ids (t, h, w)"),
         subtitle=subtitle_lines(
-            f"One cell = one token = {merge} × {merge} patches merged; the ids are written as t,h,w",
-            "Rows share h, columns share w; every frame of a video shares its t",
+            _("One cell = one token = {m} × {m} patches merged; the ids are written as t,h,w").format(m=merge),
+            _("Rows share h, columns share w; every frame of a video shares its t"),
         ),
         lecture=lecture,
     )
@@ -137,7 +138,7 @@ def grid_figure(
 
 def _swatch(kind: str) -> dict[str, Any]:
     """A legend entry for a kind of run (a trace with no points)."""
-    return dict(type="scatter", x=[], y=[], mode="markers", name=KIND_LABEL[kind], hoverinfo="skip",
+    return dict(type="scatter", x=[], y=[], mode="markers", name=_(KIND_LABEL[kind]), hoverinfo="skip",
                 marker=dict(symbol="square", size=14, color=KIND_SWATCH[kind]))  # fmt: skip
 
 
@@ -168,7 +169,7 @@ def sequence_figure(
     if parted:
         data.append(
             dict(type="scatter", x=x, y=compact(original.max(axis=0)), mode="lines",
-                 name="original Qwen code (largest id)", line=dict(color="#555", dash="dash", width=2, shape="hvh"))
+                 name=_("original Qwen code (largest id)"), line=dict(color="#555", dash="dash", width=2, shape="hvh"))
         )  # fmt: skip
     for a in range(3):
         data.append(
@@ -177,17 +178,20 @@ def sequence_figure(
                 x=x,
                 y=compact(ids[a]),
                 mode="lines+markers" if seq <= 120 else "lines",
-                name=f"{AXIS_NAMES[a]} id",
+                name=_("{axis} id").format(axis=_(AXIS_NAMES[a])),
                 line=dict(color=AXIS_COLOURS[a], width=2, shape="hvh"),
                 marker=dict(size=5),
-                hovertemplate=f"token %{{x}}<br>{AXIS_NAMES[a]} id = %{{y}}<extra></extra>",
+                hovertemplate=_("token %{x}")
+                + "<br>"
+                + _("{axis} id").format(axis=_(AXIS_NAMES[a]))
+                + " = %{y}<extra></extra>",
             )
         )
     if resume_at is not None and resume_at < seq:  # where the text after the video starts, by each rule
         new, old = int(ids[0, resume_at]), int(original[0, resume_at])
         for y, name, symbol in (
-            (new, f"text resumes at {new} (5.23)", "star"),
-            (old, f"text resumes at {old} (original)", "circle-open"),
+            (new, _("text resumes at {id} (5.23)").format(id=new), "star"),
+            (old, _("text resumes at {id} (original)").format(id=old), "circle-open"),
         ):
             data.append(
                 dict(type="scatter", x=[resume_at], y=[y], mode="markers", name=name, hoverinfo="name",
@@ -195,17 +199,20 @@ def sequence_figure(
             )  # fmt: skip
     layout = dict(
         shapes=shapes,
-        xaxis=dict(title=dict(text="token index in the sequence"), showgrid=False, zeroline=False),
-        yaxis=dict(title=dict(text="position id"), rangemode="tozero"),
+        xaxis=dict(title=dict(text=_("token index in the sequence")), showgrid=False, zeroline=False),
+        yaxis=dict(title=dict(text=_("position id")), rangemode="tozero"),
     )
     return finish(
         dict(data=data, layout=layout),
-        title="The sequence in 1-D: every token's t, h and w ids",
+        title=_("The sequence in 1-D: every token's t, h and w ids"),
         subtitle=subtitle_lines(
-            "Text: the three ids are equal and count up. A vision block starts all three at the same id",
-            "Text after it resumes at start + max(h, w)/m (transformers 5.23) or at largest id + 1 (original, dashed)"
+            _("Text: the three ids are equal and count up. A vision block starts all three at the same id"),
+            _(
+                "Text after it resumes at start + max(h, w)/m (transformers 5.23) or at largest id + 1 "
+                "(original, dashed)"
+            )
             if parted
-            else "Text after it resumes at start + max(h, w)/m; the original rule (largest id + 1) agrees here",
+            else _("Text after it resumes at start + max(h, w)/m; the original rule (largest id + 1) agrees here"),
         ),
         lecture=lecture,
     )
@@ -223,8 +230,8 @@ def time_figure(
 ) -> go.Figure:
     """The temporal id of each temporal patch of a video, frame index against seconds."""
     series = (
-        ("Qwen2-VL, Qwen3-VL: frame index", frame_ids, "#2ca02c"),
-        (f"Qwen2.5-VL: ⌊seconds × {tokens_per_second}⌋", second_ids, "#9467bd"),
+        (_("Qwen2-VL, Qwen3-VL: frame index"), frame_ids, "#2ca02c"),
+        (_("Qwen2.5-VL: ⌊seconds × {rate}⌋").format(rate=tokens_per_second), second_ids, "#9467bd"),
     )
     data = [
         dict(
@@ -235,8 +242,8 @@ def time_figure(
             mode="lines+markers",
             name=name,
             line=dict(color=colour, width=2),
-            hovertemplate="temporal patch %{x} (starts at %{customdata:.2f} s)<br>time id = start + %{y}"
-            "<extra></extra>",
+            hovertemplate=_("temporal patch %{x} (starts at %{customdata:.2f} s)<br>time id = start + %{y}")
+            + "<extra></extra>",
         )
         for name, ids, colour in series
     ]
@@ -244,18 +251,18 @@ def time_figure(
         shapes=[hline(resume)],
         annotations=[
             dict(x=0, y=resume, xref="x", yref="y", xanchor="left", yanchor="bottom", showarrow=False,
-                 text=f"next text starts at start + {resume} (5.23)")
+                 text=_("next text starts at start + {resume} (5.23)").format(resume=resume))
         ],
-        xaxis=dict(title=dict(text="temporal patch of the video (2 frames each)"), zeroline=False,
+        xaxis=dict(title=dict(text=_("temporal patch of the video (2 frames each)")), zeroline=False,
                    **({"dtick": 1} if len(frames) <= 20 else {})),
-        yaxis=dict(title=dict(text="time id − the video's start id"), rangemode="tozero"),
+        yaxis=dict(title=dict(text=_("time id − the video's start id")), rangemode="tozero"),
     )  # fmt: skip
     return finish(
         dict(data=data, layout=layout),
-        title="The time axis of a video: frame index or seconds",
+        title=_("The time axis of a video: frame index or seconds"),
         subtitle=subtitle_lines(
-            "Above the dotted line the video's time ids run past where the following text starts",
-            "Qwen2.5-VL spaces frames by real time, so a slow frame rate and a fast one get different ids",
+            _("Above the dotted line the video's time ids run past where the following text starts"),
+            _("Qwen2.5-VL spaces frames by real time, so a slow frame rate and a fast one get different ids"),
         ),
         lecture=lecture,
     )
@@ -317,13 +324,15 @@ def grid(
     )  # fmt: skip
     ids = p.ids.numpy()
     image = next(r for r in p.runs if r.kind == "image")
-    panel_list = [("Image", *_grid(ids, image.start, image_rows, image_cols))]
+    panel_list = [(_("Image"), *_grid(ids, image.start, image_rows, image_cols))]
     if video:
         runs = [r for r in p.runs if r.kind == "video"]
         first, last = runs[0].start, runs[-1].stop - video_rows * video_cols
-        panel_list.append(("Video: first frame", *_grid(ids, first, video_rows, video_cols)))
+        panel_list.append((_("Video: first frame"), *_grid(ids, first, video_rows, video_cols)))
         if frames > 1:
-            panel_list.append((f"Video: last frame ({frames})", *_grid(ids, last, video_rows, video_cols)))
+            panel_list.append(
+                (_("Video: last frame ({frames})").format(frames=frames), *_grid(ids, last, video_rows, video_cols))
+            )
     figure = grid_figure(panel_list, merge=merge, lecture=lecture)
     return Chart.of(figure, lambda: columns_csv(prompt_columns(p)))
 

@@ -26,8 +26,9 @@ from posviz.figures.csv import columns_csv
 from posviz.figures.data import compact
 from posviz.figures.layout import finish, look, subtitle_lines
 from posviz.figures.multimodal import AXIS_COLOURS, AXIS_NAMES, axis, hline, on, panels
+from posviz.i18n import N_, _
 
-ROW_COL = ("row (height)", "column (width)")
+ROW_COL = (N_("row (height)"), N_("column (width)"))  # shown as _(name)
 ROW_COL_COLOURS = ("#1f77b4", "#d62728")
 
 
@@ -42,10 +43,10 @@ def pairs_figure(
         side: the image's larger side in tokens (a pair with a longer wavelength barely turns across it).
         theta: the rope_theta the wavelengths come from.
     """
-    layout = panels(len(layouts), 1, [t for t, _ in layouts], vgap=0.14)
+    layout = panels(len(layouts), 1, [t for t, _axes in layouts], vgap=0.14)
     k = np.arange(len(wavelength))
     data, shapes = [], []
-    for row, (_, axes) in enumerate(layouts, start=1):
+    for row, (_title, axes) in enumerate(layouts, start=1):
         for a in range(3):
             sel = axes == a
             data.append(
@@ -54,26 +55,35 @@ def pairs_figure(
                     x=compact(k[sel]),
                     y=wavelength[sel].astype(np.float32),
                     mode="markers",
-                    name=AXIS_NAMES[a],
+                    name=_(AXIS_NAMES[a]),
                     legendgroup=AXIS_NAMES[a],
                     showlegend=row == 1,
                     marker=dict(color=AXIS_COLOURS[a], size=7),
-                    hovertemplate=f"pair %{{x}}: {AXIS_NAMES[a]}<br>wavelength %{{y:.4g}} tokens<extra></extra>",
+                    hovertemplate=_("pair %{x}")
+                    + ": "
+                    + _(AXIS_NAMES[a])
+                    + "<br>"
+                    + _("wavelength %{y:.4g} tokens")
+                    + "<extra></extra>",
                     **on(row),
                 )
             )
         shapes.append(hline(side, row))
-        axis(layout, "y", row, type="log", title="wavelength (tokens per turn)")
+        axis(layout, "y", row, type="log", title=_("wavelength (tokens per turn)"))
         axis(layout, "x", row, zeroline=False, **({"matches": "x"} if row > 1 else {}))
-    axis(layout, "x", len(layouts), title="frequency pair k (fast → slow)")
+    axis(layout, "x", len(layouts), title=_("frequency pair k (fast → slow)"))
     layout["shapes"] = shapes
     return finish(
         dict(data=data, layout=layout),
-        title="Which frequency pairs each id turns: blocks against interleaved",
+        title=_("Which frequency pairs each id turns: blocks against interleaved"),
         subtitle=subtitle_lines(
-            f"Dotted: the image's larger side, {side} tokens; a pair far above it barely turns across the image",
-            f"Wavelengths for rope_theta {theta:,.0f}, head_dim {2 * len(wavelength)}",
-            "Blocks give time only fast pairs and width only slow ones; interleaving gives each axis both",
+            _(
+                "Dotted: the image's larger side, {side} tokens; a pair far above it barely turns across the image"
+            ).format(side=side),
+            _("Wavelengths for rope_theta {theta}, head_dim {head_dim}").format(
+                theta=f"{theta:,.0f}", head_dim=2 * len(wavelength)
+            ),
+            _("Blocks give time only fast pairs and width only slow ones; interleaving gives each axis both"),
         ),
         lecture=lecture,
         height=look(lecture).height + 120,
@@ -96,29 +106,31 @@ def offset_figure(
         height, width: the patch grid.
         gap: the largest difference between the panels where both are defined.
     """
-    layout = panels(1, len(panel_list), [t for t, _ in panel_list], hgap=0.08)
+    layout = panels(1, len(panel_list), [t for t, _z in panel_list], hgap=0.08)
     dh = compact(np.arange(-(height - 1), height))
     dw = compact(np.arange(-(width - 1), width))
-    top = max(float(np.nanmax(np.abs(z))) for _, z in panel_list) or 1.0
+    top = max(float(np.nanmax(np.abs(z))) for _title, z in panel_list) or 1.0
     data = []
-    for i, (_, z) in enumerate(panel_list, start=1):
+    for i, (_title, z) in enumerate(panel_list, start=1):
         data.append(
             dict(type="heatmap", z=z.astype(np.float32), x=dw, y=dh, coloraxis="coloraxis",
-                 hovertemplate="dh = %{y}, dw = %{x}<br>score = %{z:.4f}<extra></extra>", **on(i))
+                 hovertemplate=_("dh = %{y}, dw = %{x}<br>score = %{z:.4f}") + "<extra></extra>", **on(i))
         )  # fmt: skip
-        axis(layout, "x", i, title="dw: key column − query column")
+        axis(layout, "x", i, title=_("dw: key column − query column"))
         axis(layout, "y", i, autorange="reversed")
-    axis(layout, "y", 1, title="dh: key row − query row")
+    axis(layout, "y", 1, title=_("dh: key row − query row"))
     layout.update(
-        coloraxis=dict(colorscale=scale_stops(DIVERGING), cmin=-top, cmax=top, colorbar=dict(title=dict(text="score"))),
+        coloraxis=dict(
+            colorscale=scale_stops(DIVERGING), cmin=-top, cmax=top, colorbar=dict(title=dict(text=_("score")))
+        ),
         plot_bgcolor="#e8e8e8",
     )
     return finish(
         dict(data=data, layout=layout),
-        title=f"{encoder}: the score depends only on the offset (dh, dw)",
+        title=_("{encoder}: the score depends only on the offset (dh, dw)").format(encoder=encoder),
         subtitle=subtitle_lines(
-            "One random vector as query and key, the query at two different patches; grey: keys off the image",
-            f"Where both are defined the panels agree to {gap:.1e}",
+            _("One random vector as query and key, the query at two different patches; grey: keys off the image"),
+            _("Where both are defined the panels agree to {gap}").format(gap=f"{gap:.1e}"),
         ),
         lecture=lecture,
     )
@@ -134,7 +146,7 @@ def split_figure(
 ) -> go.Figure:
     """Per vision encoder: each pair of a head, in the model's own order, coloured by row or column."""
     lk = look(lecture)
-    layout = panels(len(names), 1, list(names), vgap=0.09)
+    layout = panels(len(names), 1, [_(n) for n in names], vgap=0.09)
     data = []
     for row, (ax, wave, chans) in enumerate(zip(axes, wavelengths, channels, strict=True), start=1):
         k = np.arange(len(ax))
@@ -147,24 +159,28 @@ def split_figure(
                     y=wave[sel].astype(np.float32),
                     customdata=compact(chans[sel]),
                     mode="markers",
-                    name=ROW_COL[a],
+                    name=_(ROW_COL[a]),
                     legendgroup=ROW_COL[a],
                     showlegend=row == 1,
                     marker=dict(color=ROW_COL_COLOURS[a], size=6),
-                    hovertemplate=f"pair %{{x}} turns channels %{{customdata[0]}} and %{{customdata[1]}}"
-                    f"<br>by the {ROW_COL[a]}<br>wavelength %{{y:.4g}} patches<extra></extra>",
+                    hovertemplate=_("pair %{x} turns channels %{customdata[0]} and %{customdata[1]}")
+                    + "<br>"
+                    + _("by the {axis}").format(axis=_(ROW_COL[a]))
+                    + "<br>"
+                    + _("wavelength %{y:.4g} patches")
+                    + "<extra></extra>",
                     **on(row),
                 )
             )
-        axis(layout, "y", row, type="log", title="patches per turn")
+        axis(layout, "y", row, type="log", title=_("patches per turn"))
         axis(layout, "x", row, zeroline=False)
-    axis(layout, "x", len(names), title="pair k, in the model's own order")
+    axis(layout, "x", len(names), title=_("pair k, in the model's own order"))
     return finish(
         dict(data=data, layout=layout),
-        title="How each vision encoder splits a head between rows and columns",
+        title=_("How each vision encoder splits a head between rows and columns"),
         subtitle=subtitle_lines(
-            "Pixtral: rows take the even, columns the odd frequencies of one table",
-            "Qwen-VL: the same frequencies for rows, then columns; Gemma 4: columns first",
+            _("Pixtral: rows take the even, columns the odd frequencies of one table"),
+            _("Qwen-VL: the same frequencies for rows, then columns; Gemma 4: columns first"),
         ),
         lecture=lecture,
         height=lk.height + 260,
@@ -182,8 +198,18 @@ def pairs(*, vl_model: str, side: int, lecture: bool = False) -> Chart:
     v = mrope_pairs(vl_model)
     wavelength, blocks, interleaved = (x.numpy() for x in (v.wavelength, v.blocks, v.interleaved))
     layouts = [
-        (f"Blocks t | h | w: Qwen2-VL, Qwen2.5-VL, mrope_section {list(BLOCKS.mrope_section)}", blocks),
-        (f"Interleaved t h w t h w …: Qwen3-VL, mrope_section {list(INTERLEAVED.mrope_section)}", interleaved),
+        (
+            _("Blocks t | h | w: Qwen2-VL, Qwen2.5-VL, mrope_section {section}").format(
+                section=list(BLOCKS.mrope_section)
+            ),
+            blocks,
+        ),
+        (
+            _("Interleaved t h w t h w …: Qwen3-VL, mrope_section {section}").format(
+                section=list(INTERLEAVED.mrope_section)
+            ),
+            interleaved,
+        ),
     ]
     figure = pairs_figure(wavelength, layouts, side=side, theta=PRESETS[vl_model].rope_theta, lecture=lecture)
     columns = {
@@ -199,20 +225,18 @@ def axis_ranges(*, vl_model: str, side: int) -> pd.DataFrame:
     """Per layout and axis: how many pairs, the shortest and the longest wavelength, and how far the
     fastest pair turns across the image's larger side."""
     v = mrope_pairs(vl_model)
-    turns = f"turns of its fastest pair across {side} tokens"
-    rows: dict[str, list] = {
-        "layout": [], "id": [], "pairs": [], "shortest wavelength": [], "longest wavelength": [], turns: []
-    }  # fmt: skip
-    for layout, axes in (("blocks", v.blocks), ("interleaved", v.interleaved)):
+    # A table the page shows (no CSV): its headers and words in the run's language.
+    names = [_("layout"), _("id"), _("pairs"), _("shortest wavelength"), _("longest wavelength")]
+    names.append(_("turns of its fastest pair across {side} tokens").format(side=side))
+    rows: list[list] = []
+    for layout, axes in ((_("blocks"), v.blocks), (_("interleaved"), v.interleaved)):
         for name, found in zip(AXIS_NAMES, axis_wavelengths(v.wavelength, axes), strict=True):
             count, shortest, longest = found or (0, None, None)
-            rows["layout"].append(layout)
-            rows["id"].append(name)
-            rows["pairs"].append(count)
-            rows["shortest wavelength"].append("—" if found is None else f"{shortest:,.1f}")
-            rows["longest wavelength"].append("—" if found is None else f"{longest:,.0f}")
-            rows[turns].append("—" if found is None else f"{side / shortest:.3g}")
-    return pd.DataFrame(rows)
+            rows.append(
+                [layout, _(name), count]
+                + (["—"] * 3 if found is None else [f"{shortest:,.1f}", f"{longest:,.0f}", f"{side / shortest:.3g}"])
+            )
+    return pd.DataFrame(rows, columns=names)
 
 
 def offsets(
@@ -222,9 +246,12 @@ def offsets(
     ``(q_row, q_col)`` and at a second patch: the two agree."""
     v = offset_maps(encoder, height=height, width=width, row=q_row, col=q_col, seed=seed)
     chosen, other = v.chosen.numpy(), v.other.numpy()
-    panel_list = [(f"query at patch ({q_row}, {q_col})", chosen), (f"query at patch {v.other_patch}", other)]
+    panel_list = [
+        (_("query at patch {patch}").format(patch=f"({q_row}, {q_col})"), chosen),
+        (_("query at patch {patch}").format(patch=v.other_patch), other),
+    ]
     figure = offset_figure(
-        panel_list, height=height, width=width, gap=v.gap, encoder=ENCODERS[encoder][0], lecture=lecture
+        panel_list, height=height, width=width, gap=v.gap, encoder=_(ENCODERS[encoder][0]), lecture=lecture
     )
     dh, dw = np.meshgrid(np.arange(-(height - 1), height), np.arange(-(width - 1), width), indexing="ij")
     columns = {

@@ -25,18 +25,19 @@ from posviz.figures.csv import columns_csv
 from posviz.figures.data import compact
 from posviz.figures.layout import finish, look, subtitle_lines
 from posviz.figures.multimodal import AXIS_COLOURS, AXIS_NAMES, axis, hline, on, panels
+from posviz.i18n import N_, _
 
-AXIS_WORDS = np.array(["time", "height", "width"])
+AXIS_WORDS = np.array([N_("time"), N_("height"), N_("width")])  # shown as _(word); the CSV keeps English
 QWEN3 = PRESETS["qwen3_vl"]
 
 
 def _split(dims: tuple[int, int, int]) -> str:
-    return " + ".join(f"{d // 2} {a}" for d, a in zip(dims, AXIS_WORDS, strict=True))
+    return " + ".join(_("{n} {axis}").format(n=d // 2, axis=_(str(a))) for d, a in zip(dims, AXIS_WORDS, strict=True))
 
 
 def _text_note(video_model: str) -> str | None:
     if video_model == "hunyuan_video":
-        return "HunyuanVideo's text tokens after the video are not rotated: cos 1, sin 0 on every pair"
+        return _("HunyuanVideo's text tokens after the video are not rotated: cos 1, sin 0 on every pair")
     return None
 
 
@@ -56,26 +57,31 @@ def head(*, video_model: str, frames: int, height: int, width: int, lecture: boo
     data = [
         dict(type="heatmap", z=compact(cos), x=compact(k), y=compact(token), zmin=-1, zmax=1,
              colorscale=scale_stops(DIVERGING), colorbar=dict(title=dict(text="cos"), len=0.8, y=0.4),
-             hovertemplate="patch %{y}, pair %{x}<br>cos(angle) = %{z:.3f}<extra></extra>"),
+             hovertemplate=_("patch %{y}, pair %{x}<br>cos(angle) = %{z:.3f}") + "<extra></extra>"),
         dict(type="heatmap", z=compact(axes[None, :]), x=compact(k), y=["axis"], zmin=-0.5, zmax=2.5,
              colorscale=stops, showscale=False, xaxis="x2", yaxis="y2",
-             customdata=AXIS_WORDS[axes][None, :].tolist(),
-             hovertemplate="pair %{x} turns with %{customdata}<extra></extra>"),
+             customdata=np.array([_(str(w)) for w in AXIS_WORDS])[axes][None, :].tolist(),
+             hovertemplate=_("pair %{x} turns with %{customdata}") + "<extra></extra>"),
     ]  # fmt: skip
     ticks = [f * height * width for f in range(frames)]
     layout = dict(
-        xaxis=dict(domain=[0, 1], anchor="y", title=dict(text="frequency pair k of the head (fast → slow per axis)")),
-        yaxis=dict(domain=[0, 0.86], anchor="x", autorange="reversed", title=dict(text="patch (frame-major)"),
-                   tickvals=ticks, ticktext=[f"frame {f}" for f in range(frames)]),
+        xaxis=dict(domain=[0, 1], anchor="y",
+                   title=dict(text=_("frequency pair k of the head (fast → slow per axis)"))),
+        yaxis=dict(domain=[0, 0.86], anchor="x", autorange="reversed", title=dict(text=_("patch (frame-major)")),
+                   tickvals=ticks, ticktext=[_("frame {f}").format(f=f) for f in range(frames)]),
         xaxis2=dict(domain=[0, 1], anchor="y2", matches="x", showticklabels=False),
         yaxis2=dict(domain=[0.9, 1], anchor="x2", showticklabels=False),
     )  # fmt: skip
     figure = finish(
         dict(data=data, layout=layout),
-        title=f"{m.name}: frames, rows and columns share one head",
+        title=_("{name}: frames, rows and columns share one head").format(name=m.name),
         subtitle=subtitle_lines(
-            f"Head {m.head_dim}: {_split(m.dims)} pairs (green time, blue height, red width), θ = {m.theta:,.0f}",
-            f"A {frames} × {height} × {width} latent: time pairs change only from frame to frame",
+            _("Head {head_dim}: {split} pairs (green time, blue height, red width), θ = {theta}").format(
+                head_dim=m.head_dim, split=_split(m.dims), theta=f"{m.theta:,.0f}"
+            ),
+            _("A {frames} × {height} × {width} latent: time pairs change only from frame to frame").format(
+                frames=frames, height=height, width=width
+            ),
             _text_note(video_model),
         ),
         lecture=lecture,
@@ -95,9 +101,12 @@ def ladders(*, video_model: str, side: int, lecture: bool = False) -> Chart:
     q = mrope_pairs("qwen3_vl")
     qwen_axes, qwen_wave = q.interleaved.numpy(), q.wavelength.numpy()
     titles = [
-        f"{m.name}: one ladder per axis, θ = {m.theta:,.0f}, pairs {_split(m.dims)}",
-        f"{QWEN3.name}: one ladder, interleaved t h w …, θ = {QWEN3.rope_theta:,.0f}, "
-        f"mrope_section {list(QWEN3.mrope_section)}",
+        _("{name}: one ladder per axis, θ = {theta}, pairs {split}").format(
+            name=m.name, theta=f"{m.theta:,.0f}", split=_split(m.dims)
+        ),
+        _("{name}: one ladder, interleaved t h w …, θ = {theta}, mrope_section {section}").format(
+            name=QWEN3.name, theta=f"{QWEN3.rope_theta:,.0f}", section=list(QWEN3.mrope_section)
+        ),
     ]
     layout = panels(2, 1, titles, vgap=0.16)
     data, shapes = [], []
@@ -107,22 +116,25 @@ def ladders(*, video_model: str, side: int, lecture: bool = False) -> Chart:
             sel = axes == a
             data.append(
                 dict(type="scatter", x=compact(k[sel]), y=wave[sel].astype(np.float32), mode="markers",
-                     name=AXIS_NAMES[a], legendgroup=AXIS_NAMES[a], showlegend=row == 1,
+                     name=_(AXIS_NAMES[a]), legendgroup=AXIS_NAMES[a], showlegend=row == 1,
                      marker=dict(color=AXIS_COLOURS[a], size=7),
-                     hovertemplate=f"pair %{{x}}: {AXIS_NAMES[a]}<br>wavelength %{{y:.4g}} positions<extra></extra>",
+                     hovertemplate=_("pair %{x}") + ": " + _(AXIS_NAMES[a]) + "<br>"
+                     + _("wavelength %{y:.4g} positions") + "<extra></extra>",
                      **on(row))
             )  # fmt: skip
-        axis(layout, "y", row, type="log", title="wavelength (positions per turn)")
+        axis(layout, "y", row, type="log", title=_("wavelength (positions per turn)"))
         axis(layout, "x", row, zeroline=False, **({"matches": "x"} if row > 1 else {}))
     shapes.append(hline(side, 1))
-    axis(layout, "x", 2, title="frequency pair k of the head, in the model's order")
+    axis(layout, "x", 2, title=_("frequency pair k of the head, in the model's order"))
     layout["shapes"] = shapes
     figure = finish(
         dict(data=data, layout=layout),
-        title="Three ladders against one interleaved ladder",
+        title=_("Three ladders against one interleaved ladder"),
         subtitle=subtitle_lines(
-            f"Dotted: the latent's largest side, {side} patches; a pair far above it barely turns across the video",
-            "A video generator restarts the ladder on each axis; Qwen3-VL deals one ladder out to t, h and w",
+            _(
+                "Dotted: the latent's largest side, {side} patches; a pair far above it barely turns across the video"
+            ).format(side=side),
+            _("A video generator restarts the ladder on each axis; Qwen3-VL deals one ladder out to t, h and w"),
         ),
         lecture=lecture,
         height=look(lecture).height + 120,

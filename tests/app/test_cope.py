@@ -57,6 +57,12 @@ def test_defaults_render(cope_default):
     assert at.title[0].value.startswith("CoPE")
 
 
+def test_the_text_box_help_states_the_limits():
+    """The help is one catalogue text, its numbers written out: they are the page's limits."""
+    help_text = PARAMS["text"].help
+    assert f"at most {COPE_MAX_CHARS} characters and {COPE_MAX_TOKENS} tokens" in help_text, help_text
+
+
 def test_tokens_are_shown(cope_default):
     (frame,) = [t for t in tables(cope_default) if "token" in t.columns]
     assert list(frame["token"]) == tokenize(COPE_TEXT)

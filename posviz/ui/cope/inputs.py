@@ -19,6 +19,8 @@ from posviz.encodings.cope import cope_gate_values
 from posviz.encodings.cope_toy import word_gates
 from posviz.encodings.tokens import count_tokens
 from posviz.figures.cope import COPE_MAX_TOKENS, tokens_of
+from posviz.i18n import _
+from posviz.ui.chrome import anchor_of
 from posviz.ui.controls import control
 from posviz.ui.cope import texts
 from posviz.ui.cope.settings import KEY, MASK_AFTER, QUERY, TEXT, CopeSettings, SidebarSettings
@@ -43,7 +45,7 @@ def text_control(side: SidebarSettings, where: Any) -> tuple[CopeSettings, Token
 
 def inspect_controls(s: CopeSettings, n: int) -> CopeSettings:
     """The inspected query ``i`` (default: the last token) and key ``j <= i``."""
-    st.sidebar.subheader("Inspect")
+    st.sidebar.subheader(_("Inspect"), anchor=anchor_of("Inspect"))
     query = control(narrowed(QUERY, default=n - 1), max_value=n - 1) if n > 1 else 0
     key = control(narrowed(KEY, default=query // 2), max_value=query) if query > 0 else 0
     return replace(s, query=query, key=key)
@@ -60,15 +62,15 @@ def custom_gate_table(s: CopeSettings, tokens: list[str]) -> np.ndarray:
         {"token": tokens, "gate": word_gates(tokens).numpy()}, index=pd.RangeIndex(len(tokens), name="j")
     )
     digest = hashlib.sha1(s.text.encode("utf-8", "replace")).hexdigest()[:16]
-    st.caption(texts.CUSTOM_GATES)
+    st.caption(_(texts.CUSTOM_GATES))
     edited = st.data_editor(
         frame,
         key=f"cope_gates_{digest}",
         disabled=["token"],
         height=min(420, 38 + 35 * len(tokens)),
         column_config={
-            "token": st.column_config.TextColumn("token"),
-            "gate": st.column_config.NumberColumn("gate", min_value=0.0, max_value=1.0, step=0.05, format="%.2f"),
+            "token": st.column_config.TextColumn(_("token")),
+            "gate": st.column_config.NumberColumn(_("gate"), min_value=0.0, max_value=1.0, step=0.05, format="%.2f"),
         },
     )
     return cope_gate_values(edited["gate"].tolist()).numpy()

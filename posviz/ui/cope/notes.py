@@ -5,36 +5,40 @@ from __future__ import annotations
 from posviz.encodings.positions import display_positions, display_stride
 from posviz.figures.cope import COPE_MAX_TOKENS, MAIN_POINTS
 from posviz.figures.layout import number
+from posviz.i18n import _
 from posviz.ui.cope.settings import COPE_MAX_CHARS
 
 
 def allowance_note(n: int) -> str:
     """What the page allows, and what it does with a text of ``n`` tokens."""
     shown = len(display_positions(n, MAIN_POINTS)) if n else 0
-    parts = [f"{n} tokens. The page reads up to {COPE_MAX_CHARS} characters and {COPE_MAX_TOKENS} tokens"]
+    limits = dict(n=n, chars=COPE_MAX_CHARS, tokens=COPE_MAX_TOKENS)
     if shown < n:
-        parts.append(
-            f"heatmaps draw {shown} of the {n} query rows and keys (every {display_stride(n, MAIN_POINTS)}th, "
-            "plus the last); only those rows are computed, each against every key"
-        )
-    return "; ".join(parts) + "."
+        return _(
+            "{n} tokens. The page reads up to {chars} characters and {tokens} tokens; heatmaps draw {shown} of the "
+            "{n} query rows and keys (every {stride}th, plus the last); only those rows are computed, each against "
+            "every key."
+        ).format(**limits, shown=shown, stride=display_stride(n, MAIN_POINTS))
+    return _("{n} tokens. The page reads up to {chars} characters and {tokens} tokens.").format(**limits)
 
 
 def cut_note(total: int) -> str | None:
     """The warning for a text longer than the page reads; None when it is read whole."""
     if total <= COPE_MAX_TOKENS:
         return None
-    return f"The text has {total} tokens; the page reads the first {COPE_MAX_TOKENS}."
+    return _("The text has {total} tokens; the page reads the first {tokens}.").format(
+        total=total, tokens=COPE_MAX_TOKENS
+    )
 
 
 def leak_note(query: int, future_sum: float, npos_max: int) -> str:
     """What the pitfall does to the inspected query's row, whose future keys' gates sum to ``future_sum``."""
     if future_sum == 0:
-        return (
-            f"Query i = {query} has no future gates that fire (it is the last token, or no later key's gate "
+        return _(
+            "Query i = {query} has no future gates that fire (it is the last token, or no later key's gate "
             "is above 0): its row is unchanged. Pick an earlier query to see its positions shift."
-        )
-    return (
-        f"Query i = {query}: its future keys' gates sum to {number(future_sum, 3)}, so with the mask after the "
-        f"gates each of its positions is that much too large (up to the clamp at {npos_max - 1})."
-    )
+        ).format(query=query)
+    return _(
+        "Query i = {query}: its future keys' gates sum to {total}, so with the mask after the "
+        "gates each of its positions is that much too large (up to the clamp at {top})."
+    ).format(query=query, total=number(future_sum, 3), top=npos_max - 1)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from posviz.encodings.model_vision import ENCODERS, PRESETS
 from posviz.encodings.v2pe import STRIDES
 from posviz.encodings.video_rope import VIDEO_MODELS
+from posviz.i18n import N_
 from posviz.ui.params import PARAMS, Param
 from posviz.ui.settings import setting
 
@@ -17,94 +18,98 @@ def count(key: str, label: str, default: int, hi: int, help: str, widget: str = 
 
 VL_MODEL = Param(
     "vl_model",
-    "Model",
+    N_("Model"),
     "choice",
     "qwen2_vl",
     "radio",
     options=tuple(PRESETS),
     option_labels={
-        "qwen2_vl": "Qwen2-VL: blocks, time = frame",
-        "qwen2_5_vl": "Qwen2.5-VL: blocks, time = seconds",
-        "qwen3_vl": "Qwen3-VL: interleaved, a run per frame",
+        "qwen2_vl": N_("Qwen2-VL: blocks, time = frame"),
+        "qwen2_5_vl": N_("Qwen2.5-VL: blocks, time = seconds"),
+        "qwen3_vl": N_("Qwen3-VL: interleaved, a run per frame"),
     },
-    help="The model whose get_rope_index and rotary layout are drawn (transformers 5.23).",
+    help=N_("The model whose get_rope_index and rotary layout are drawn (transformers 5.23)."),
 )
 MERGE = Param(
-    "merge", "Merge size m", "int", 2, "slider", min=1, max=4, step=1,
-    help="spatial_merge_size: the vision encoder merges m x m patches into one token (2 in every Qwen-VL).",
+    "merge", N_("Merge size m"), "int", 2, "slider", min=1, max=4, step=1,
+    help=N_("spatial_merge_size: the vision encoder merges m x m patches into one token (2 in every Qwen-VL)."),
 )  # fmt: skip
-TEXT_BEFORE = count("text_before", "Text tokens before the image", 2, 64, "Text tokens at the start.")
+TEXT_BEFORE = count("text_before", N_("Text tokens before the image"), 2, 64, N_("Text tokens at the start."))
 IMAGE_ROWS = Param(
-    "image_rows", "Image: rows of tokens", "int", 3, "slider", min=1, max=16, step=1,
-    help="Rows of the image after merging: the image is rows x m patches high.",
+    "image_rows", N_("Image: rows of tokens"), "int", 3, "slider", min=1, max=16, step=1,
+    help=N_("Rows of the image after merging: the image is rows x m patches high."),
 )  # fmt: skip
 IMAGE_COLS = Param(
-    "image_cols", "Image: columns of tokens", "int", 4, "slider", min=1, max=16, step=1,
-    help="Columns of the image after merging: the image is columns x m patches wide.",
+    "image_cols", N_("Image: columns of tokens"), "int", 4, "slider", min=1, max=16, step=1,
+    help=N_("Columns of the image after merging: the image is columns x m patches wide."),
 )  # fmt: skip
-TEXT_MID = count("text_mid", "Text tokens after the image", 3, 64, "Text between the image and the video.")
-VIDEO = Param("video", "A video after it", "bool", True, "toggle", help="Add a video of t temporal patches.")
+TEXT_MID = count("text_mid", N_("Text tokens after the image"), 3, 64, N_("Text between the image and the video."))
+VIDEO = Param("video", N_("A video after it"), "bool", True, "toggle", help=N_("Add a video of t temporal patches."))
 FRAMES = Param(
-    "frames", "Video: temporal patches t", "int", 6, "slider", min=1, max=64, step=1,
-    help="video_grid_thw's t: each temporal patch holds 2 frames. Past the video's larger side, Qwen2-VL's "
-    "time ids outrun the text that follows.",
+    "frames", N_("Video: temporal patches t"), "int", 6, "slider", min=1, max=64, step=1,
+    help=N_("video_grid_thw's t: each temporal patch holds 2 frames. Past the video's larger side, Qwen2-VL's "
+    "time ids outrun the text that follows."),
 )  # fmt: skip
-VIDEO_ROWS = Param("video_rows", "Video: rows of tokens", "int", 2, "slider", min=1, max=8, step=1,
-                   help="Rows of each video frame after merging.")  # fmt: skip
-VIDEO_COLS = Param("video_cols", "Video: columns of tokens", "int", 2, "slider", min=1, max=8, step=1,
-                   help="Columns of each video frame after merging.")  # fmt: skip
+VIDEO_ROWS = Param("video_rows", N_("Video: rows of tokens"), "int", 2, "slider", min=1, max=8, step=1,
+                   help=N_("Rows of each video frame after merging."))  # fmt: skip
+VIDEO_COLS = Param("video_cols", N_("Video: columns of tokens"), "int", 2, "slider", min=1, max=8, step=1,
+                   help=N_("Columns of each video frame after merging."))  # fmt: skip
 FPS = Param(
-    "fps", "Video: frames sampled per second", "float", 2.0, "number", min=0.1, max=60.0, step=0.1,
-    help="Qwen2.5-VL: second_per_grid_t = 2 frames / fps seconds per temporal patch.",
+    "fps", N_("Video: frames sampled per second"), "float", 2.0, "number", min=0.1, max=60.0, step=0.1,
+    help=N_("Qwen2.5-VL: second_per_grid_t = 2 frames / fps seconds per temporal patch."),
 )  # fmt: skip
 TOKENS_PER_SECOND = Param(
     "tokens_per_second", "tokens_per_second", "int", 2, "number", min=1, max=100, step=1,
-    help="Qwen2.5-VL's vision_config.tokens_per_second: time ids per second of video (2 in its config).",
+    help=N_("Qwen2.5-VL's vision_config.tokens_per_second: time ids per second of video (2 in its config)."),
 )  # fmt: skip
-TEXT_AFTER = count("text_after", "Text tokens at the end", 3, 64, "Text after everything else.")
+TEXT_AFTER = count("text_after", N_("Text tokens at the end"), 3, 64, N_("Text after everything else."))
 ENCODER = Param(
     "encoder",
-    "Vision encoder",
+    N_("Vision encoder"),
     "choice",
     "qwen2_vl",
     "radio",
     options=tuple(ENCODERS),
     option_labels={k: v[0] for k, v in ENCODERS.items()},
-    help="Whose 2-D RoPE scores the patches in the offset heatmap.",
+    help=N_("Whose 2-D RoPE scores the patches in the offset heatmap."),
 )
-Q_ROW = Param("q_row", "Query patch: row", "int", 1, "number", min=0, max=63, step=1,
-              help="Row of the query patch in the image's patch grid (before merging).")  # fmt: skip
-Q_COL = Param("q_col", "Query patch: column", "int", 2, "number", min=0, max=63, step=1,
-              help="Column of the query patch in the image's patch grid (before merging).")  # fmt: skip
+Q_ROW = Param("q_row", N_("Query patch: row"), "int", 1, "number", min=0, max=63, step=1,
+              help=N_("Row of the query patch in the image's patch grid (before merging)."))  # fmt: skip
+Q_COL = Param("q_col", N_("Query patch: column"), "int", 2, "number", min=0, max=63, step=1,
+              help=N_("Column of the query patch in the image's patch grid (before merging)."))  # fmt: skip
 VIDEO_MODEL = Param(
     "video_model",
-    "Video generator",
+    N_("Video generator"),
     "choice",
     "wan2.1",
     "radio",
     options=tuple(VIDEO_MODELS),
     option_labels={
-        "wan2.1": "Wan 2.1: 44/42/42 of 128, θ = 10000",
-        "hunyuan_video": "HunyuanVideo: 16/56/56 of 128, θ = 256",
+        "wan2.1": N_("Wan 2.1: 44/42/42 of 128, θ = 10000"),
+        "hunyuan_video": N_("HunyuanVideo: 16/56/56 of 128, θ = 256"),
     },
-    help="The video generator whose 3-D RoPE is drawn (as diffusers' WanRotaryPosEmbed and "
-    "HunyuanVideoRotaryPosEmbed compute it).",
+    help=N_(
+        "The video generator whose 3-D RoPE is drawn (as diffusers' WanRotaryPosEmbed and "
+        "HunyuanVideoRotaryPosEmbed compute it)."
+    ),
 )
-LATENT_FRAMES = Param("latent_frames", "Latent: frames", "int", 3, "slider", min=1, max=8, step=1,
-                      help="Frames of the video's latent (each stands for several frames of video).")  # fmt: skip
-LATENT_HEIGHT = Param("latent_height", "Latent: rows", "int", 4, "slider", min=1, max=6, step=1,
-                      help="Rows of patches in each latent frame.")  # fmt: skip
-LATENT_WIDTH = Param("latent_width", "Latent: columns", "int", 4, "slider", min=1, max=6, step=1,
-                     help="Columns of patches in each latent frame.")  # fmt: skip
+LATENT_FRAMES = Param("latent_frames", N_("Latent: frames"), "int", 3, "slider", min=1, max=8, step=1,
+                      help=N_("Frames of the video's latent (each stands for several frames of video)."))  # fmt: skip
+LATENT_HEIGHT = Param("latent_height", N_("Latent: rows"), "int", 4, "slider", min=1, max=6, step=1,
+                      help=N_("Rows of patches in each latent frame."))  # fmt: skip
+LATENT_WIDTH = Param("latent_width", N_("Latent: columns"), "int", 4, "slider", min=1, max=6, step=1,
+                     help=N_("Columns of patches in each latent frame."))  # fmt: skip
 V2PE_STRIDE = Param(
     "v2pe_stride",
-    "V2PE stride (δ = stride / 256)",
+    N_("V2PE stride (δ = stride / 256)"),
     "choice",
     "16",
     "select",
     options=tuple(str(s) for s in STRIDES),
-    help="Each image token advances the position by δ = stride / 256 (V2PE trains with these strides); "
-    "256 gives the ordinary ids.",
+    help=N_(
+        "Each image token advances the position by δ = stride / 256 (V2PE trains with these strides); "
+        "256 gives the ordinary ids."
+    ),
 )
 
 
@@ -116,9 +121,9 @@ def _video(v) -> bool:
 class VisionSettings:
     """Everything that determines the /vision page's tensors, in sidebar order."""
 
-    vl_model: str = setting(VL_MODEL, section="Model")
+    vl_model: str = setting(VL_MODEL, section=N_("Model"))
     merge: int = setting(MERGE)
-    text_before: int = setting(TEXT_BEFORE, section="Sequence")
+    text_before: int = setting(TEXT_BEFORE, section=N_("Sequence"))
     image_rows: int = setting(IMAGE_ROWS)
     image_cols: int = setting(IMAGE_COLS)
     text_mid: int = setting(TEXT_MID)
@@ -129,12 +134,12 @@ class VisionSettings:
     fps: float = setting(FPS, when=lambda v: v["video"] and PRESETS[v["vl_model"]].seconds)
     tokens_per_second: int = setting(TOKENS_PER_SECOND, when=lambda v: v["video"] and PRESETS[v["vl_model"]].seconds)
     text_after: int = setting(TEXT_AFTER)
-    encoder: str = setting(ENCODER, section="2-D RoPE in the encoder")
+    encoder: str = setting(ENCODER, section=N_("2-D RoPE in the encoder"))
     q_row: int = setting(Q_ROW, bounds=lambda v: (0, v["image_rows"] * v["merge"] - 1))
     q_col: int = setting(Q_COL, bounds=lambda v: (0, v["image_cols"] * v["merge"] - 1))
     seed: int = setting(PARAMS["seed"])
-    video_model: str = setting(VIDEO_MODEL, section="Video generators' 3-D RoPE")
+    video_model: str = setting(VIDEO_MODEL, section=N_("Video generators' 3-D RoPE"))
     latent_frames: int = setting(LATENT_FRAMES)
     latent_height: int = setting(LATENT_HEIGHT)
     latent_width: int = setting(LATENT_WIDTH)
-    v2pe_stride: str = setting(V2PE_STRIDE, section="V2PE")
+    v2pe_stride: str = setting(V2PE_STRIDE, section=N_("V2PE"))
