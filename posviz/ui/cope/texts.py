@@ -41,8 +41,8 @@ mask such as `−30` would leave `σ(−30) ≈ 9·10⁻¹⁴` in every future c
 
 POSITIONS = N_("""\
 `p_ij = Σ_{{t=j..i}} g_it`, computed for all `j` at once as a **reverse cumulative sum**
-along the row: `gates.flip(-1).cumsum(-1).flip(-1)`. Positions fall as `j` moves left, never
-rise, and grow by exactly one gate per key. They are clamped to `npos_max − 1 = {top}`, the last
+along the row: `gates.flip(-1).cumsum(-1).flip(-1)`. Positions rise as `j` moves left, never
+fall: each key adds exactly its own gate. They are clamped to `npos_max − 1 = {top}`, the last
 embedding: every pair beyond it shares `e[{top}]`.
 """)
 
