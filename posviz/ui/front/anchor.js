@@ -1,5 +1,6 @@
 // Links open at their #anchor, a deck's slide at its section, and walk-throughs page by step
-// (posviz.ui.sections.anchors). Static, no user text. Streamlit DOM hooks: HOOKS.md.
+// (posviz.ui.sections.anchors); the page's language attribute follows the link's lang (screen readers
+// read Chinese as Chinese). Static, no user text. Streamlit DOM hooks: HOOKS.md.
 (() => {
   if (window.__posvizAnchors) return;
   window.__posvizAnchors = true;
@@ -32,8 +33,13 @@
     const now = document.querySelector('[data-testid="stMainBlockContainer"]');
     if (now && now !== column) { column = now; sized.observe(now); }
   };
+  const language = () => {  // the link says the language (posviz.ui.language puts it there): lang=zh
+    const lang = new URLSearchParams(location.search).get('lang') === 'zh' ? 'zh-CN' : 'en';
+    if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
+  };
   watchColumn();
-  new MutationObserver(() => { watchColumn(); deckSlide(); place(); })
+  language();
+  new MutationObserver(() => { watchColumn(); deckSlide(); place(); language(); })
     .observe(document.body, {childList: true, subtree: true});
   for (const kind of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
     window.addEventListener(kind, () => { holdUntil = 0; }, {capture: true, passive: true});
