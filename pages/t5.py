@@ -5,7 +5,6 @@ from dataclasses import replace
 import streamlit as st
 
 from posviz.figures import t5, t5_attention, t5_bias, t5_pipeline
-from posviz.figures.t5_pipeline import PIPELINE_STEPS
 from posviz.i18n import _
 from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, rule_error, section, short_code
@@ -48,9 +47,9 @@ show_figure(
 section("2 · The bucket pipeline, step by step")
 
 
-@st.fragment  # Previous / Next and the step slider rerun only this section
+@texts.fragment  # Previous / Next and the step slider rerun only this section
 def pipeline_steps() -> None:
-    step = step_through([title for _key, title in PIPELINE_STEPS])
+    step = step_through([title for _key, title in t5_pipeline.PIPELINE_STEPS])
     show_figure(
         chart(t5_pipeline.pipeline_step, max_entries=64, **buckets, step=step, lecture=lecture),  # six steps a view
         name=f"t5_step_{step}",
