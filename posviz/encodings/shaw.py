@@ -24,11 +24,12 @@ import torch
 
 from posviz.encodings.attention import content_scores, masked_softmax, toy_normal, toy_qk
 from posviz.encodings.positions import all_positions, relative_positions
+from posviz.i18n import _
 
 
 def check_clip(clip: int) -> None:
     if clip < 0:
-        raise ValueError(f"clip must be 0 or more (it is {clip}): the table has 2 * clip + 1 rows.")
+        raise ValueError(_("clip must be 0 or more (it is {clip}): the table has 2 * clip + 1 rows.").format(clip=clip))
 
 
 def shaw_index(q_pos: torch.Tensor, k_pos: torch.Tensor, *, clip: int) -> torch.Tensor:
@@ -50,7 +51,7 @@ def shaw_table(clip: int, dim: int, *, generator: torch.Generator) -> torch.Tens
     """A ``(2K + 1, dim)`` float32 table, Xavier-normal initialised as in the seed notebook."""
     check_clip(clip)
     if dim < 1:
-        raise ValueError(f"dim must be at least 1 (it is {dim}).")
+        raise ValueError(_("dim must be at least 1 (it is {dim}).").format(dim=dim))
     table = torch.empty(2 * clip + 1, dim)
     torch.nn.init.xavier_normal_(table, generator=generator)
     return table
@@ -171,8 +172,8 @@ def shaw_toy(q_pos: torch.Tensor, *, q_len: int, k_len: int, offset: int, clip: 
         q_pos: (rows,) int64 query positions, ``offset .. offset + q_len - 1``
             (``offset = k_len - q_len`` for queries at the end of the keys).
     """
-    q, keys, _ = shaw_toy_qkv(q_len, k_len, dim, seed=seed)
-    table_k, _ = shaw_seeded_tables(clip, dim, seed=seed, separate=False)  # a^K: the first table drawn
+    q, keys, _values = shaw_toy_qkv(q_len, k_len, dim, seed=seed)
+    table_k, _table_v = shaw_seeded_tables(clip, dim, seed=seed, separate=False)  # a^K: the first table drawn
     q_rows = q[q_pos - offset]  # (rows, dim): the chosen queries only
     index = shaw_index(q_pos, all_positions(k_len), clip=clip)  # (rows, k_len)
     content, relative = content_scores(q_rows, keys), shaw_scores(q_rows, table_k, index)
@@ -187,7 +188,7 @@ def shaw_toy(q_pos: torch.Tensor, *, q_len: int, k_len: int, offset: int, clip: 
 
 def shaw_toy_value_term(toy: ShawToy, *, clip: int, dim: int, seed: int, separate: bool) -> torch.Tensor:
     """(rows, dim) what a^V adds to each of the toy's queries: ``sum_j w_ij a^V[index_ij]`` over every key."""
-    _, table_v = shaw_seeded_tables(clip, dim, seed=seed, separate=separate)
+    _table_k, table_v = shaw_seeded_tables(clip, dim, seed=seed, separate=separate)
     return shaw_value_term(toy.weights, table_v, toy.index)
 
 
@@ -202,6 +203,6 @@ def shaw_relations_row(
     Returns:
         ``(index, relations)``: (n,) int64 table rows and (n, dim) ``a^K[index]``.
     """
-    table_k, _ = shaw_seeded_tables(clip, dim, seed=seed, separate=False)
+    table_k, _table_v = shaw_seeded_tables(clip, dim, seed=seed, separate=False)
     index = shaw_index(torch.tensor([position]), k_pos, clip=clip)  # (1, n)
     return index[0], shaw_relations(table_k, index)[0]

@@ -24,6 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from posviz.encodings.attention import content_scores, toy_normal
+from posviz.i18n import _
 
 VARIANTS = ("masked", "unmasked", "rel_shift")
 
@@ -43,12 +44,16 @@ class SkewSteps:
 
 def _check_square(rel_logits: torch.Tensor) -> int:
     if rel_logits.dim() < 2:
-        raise ValueError(f"The skew needs (..., L, L) relative logits; got shape {tuple(rel_logits.shape)}.")
+        raise ValueError(
+            _("The skew needs (..., L, L) relative logits; got shape {shape}.").format(shape=tuple(rel_logits.shape))
+        )
     length, width = rel_logits.shape[-2:]
     if length != width:
         raise ValueError(
-            f"The masked skew needs one relative column per query ((L, L)); got ({length}, {width}). "
-            "Use the unmasked variant for 2L - 1 columns."
+            _(
+                "The masked skew needs one relative column per query ((L, L)); got ({length}, {width}). "
+                "Use the unmasked variant for 2L - 1 columns."
+            ).format(length=length, width=width)
         )
     return length
 
@@ -102,7 +107,11 @@ def skew_unmasked_steps(rel_logits: torch.Tensor) -> SkewSteps:
         sliced (..., L, L): rows ``:L``, columns ``L - 1:``.
     """
     if rel_logits.dim() < 2 or rel_logits.shape[-1] != 2 * rel_logits.shape[-2] - 1:
-        raise ValueError(f"The unmasked skew needs (..., L, 2L - 1) relative logits; got {tuple(rel_logits.shape)}.")
+        raise ValueError(
+            _("The unmasked skew needs (..., L, 2L - 1) relative logits; got {shape}.").format(
+                shape=tuple(rel_logits.shape)
+            )
+        )
     length = rel_logits.shape[-2]
     lead = rel_logits.shape[:-2]
     padded = F.pad(rel_logits, (0, 1))  # (..., L, 2L)
@@ -131,7 +140,9 @@ def rel_shift_steps(x: torch.Tensor) -> SkewSteps:
         ``out[i, j] = x[i, j - i + q_len - 1]`` for keys ``j <= i + mem_len``.
     """
     if x.dim() < 2 or x.shape[1] < x.shape[0]:
-        raise ValueError(f"_rel_shift needs (q_len, k_len, ...) with k_len >= q_len; got {tuple(x.shape)}.")
+        raise ValueError(
+            _("_rel_shift needs (q_len, k_len, ...) with k_len >= q_len; got {shape}.").format(shape=tuple(x.shape))
+        )
     zero_pad = torch.zeros((x.size(0), 1, *x.size()[2:]), dtype=x.dtype, device=x.device)
     padded = torch.cat([zero_pad, x], dim=1)
     reshaped = padded.view(x.size(1) + 1, x.size(0), *x.size()[2:])
@@ -217,7 +228,11 @@ def skew_steps_for(variant: str, rel_logits: torch.Tensor) -> SkewSteps:
         return skew_unmasked_steps(rel_logits)
     if variant == "rel_shift":
         return rel_shift_steps(rel_logits)
-    raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}.")
+    raise ValueError(
+        _("variant must be one of {variants}; got {variant}.").format(
+            variants=", ".join(VARIANTS), variant=repr(variant)
+        )
+    )
 
 
 def cell_sources(variant: str, rows: int, cols: int) -> SkewSteps:

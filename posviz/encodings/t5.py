@@ -19,6 +19,7 @@ import torch
 
 from posviz.encodings.attention import self_attention, toy_normal
 from posviz.encodings.positions import relative_positions
+from posviz.i18n import N_, _
 
 
 def t5_half(num_buckets: int, *, bidirectional: bool) -> int:
@@ -38,22 +39,30 @@ def check_t5_config(*, bidirectional: bool, num_buckets: int, max_distance: int)
         ValueError: naming the rule that is broken and how to fix it.
     """
     if num_buckets < 1:
-        raise ValueError(f"num_buckets must be at least 1, got {num_buckets}.")
+        raise ValueError(_("num_buckets must be at least 1, got {num_buckets}.").format(num_buckets=num_buckets))
     max_exact = t5_max_exact(num_buckets, bidirectional=bidirectional)
     if max_exact == 0:
         need = 4 if bidirectional else 2
-        mode = "bidirectional" if bidirectional else "unidirectional"
+        mode = _("bidirectional") if bidirectional else _("unidirectional")
         raise ValueError(
-            f"max_exact = {'(num_buckets // 2) // 2' if bidirectional else 'num_buckets // 2'}"
-            f" is 0 with {num_buckets} {mode} buckets, and log(n / max_exact) divides "
-            f"by zero. Use num_buckets >= {need}."
+            _(
+                "max_exact = {formula} is 0 with {num_buckets} {mode} buckets, and log(n / max_exact) divides "
+                "by zero. Use num_buckets >= {need}."
+            ).format(
+                formula="(num_buckets // 2) // 2" if bidirectional else "num_buckets // 2",
+                num_buckets=num_buckets,
+                mode=mode,
+                need=need,
+            )
         )
     if max_distance <= max_exact:
         raise ValueError(
-            f"max_distance ({max_distance}) must be greater than max_exact ({max_exact}): "
-            "at max_distance == max_exact, log(max_distance / max_exact) is 0 and the "
-            "division gives inf (int64 min after .long()); below it the log buckets run "
-            f"backwards and go negative. Use max_distance >= {max_exact + 1}."
+            _(
+                "max_distance ({max_distance}) must be greater than max_exact ({max_exact}): "
+                "at max_distance == max_exact, log(max_distance / max_exact) is 0 and the "
+                "division gives inf (int64 min after .long()); below it the log buckets run "
+                "backwards and go negative. Use max_distance >= {least}."
+            ).format(max_distance=max_distance, max_exact=max_exact, least=max_exact + 1)
         )
 
 
@@ -209,7 +218,7 @@ def t5_bias(
         leading batch axis (``.unsqueeze(0)``) for the model's ``(1, heads, q, k)``.
     """
     if table.dim() != 2:
-        raise ValueError(f"table must be (num_buckets, heads), got shape {tuple(table.shape)}.")
+        raise ValueError(_("table must be (num_buckets, heads), got shape {shape}.").format(shape=tuple(table.shape)))
     bucket = _bucket_lookup(
         q_pos, k_pos, bidirectional=bidirectional, num_buckets=table.shape[0], max_distance=max_distance
     )  # (q_len, k_len)
@@ -286,11 +295,11 @@ def t5_bucket_ranges(
     for b in range(num_buckets):
         if b not in covered:
             if bidirectional and b == half:
-                why = "it would hold a future key at distance 0, which does not exist"
+                why = N_("it would hold a future key at distance 0, which does not exist")
             elif bidirectional and b >= 2 * half:
-                why = "num_buckets is odd: each direction gets num_buckets // 2 and this one is left over"
+                why = N_("num_buckets is odd: each direction gets num_buckets // 2 and this one is left over")
             else:
-                why = "no distance lands here: the logarithmic steps jump over it"
+                why = N_("no distance lands here: the logarithmic steps jump over it")
             ranges.append(T5BucketRange(b, "none", None, None, 0, "unused", why))
             continue
         direction, rs = covered[b]
@@ -334,7 +343,7 @@ def t5_permutation_outputs(
     """
     g = torch.Generator().manual_seed(seed)
     vocab = {w: toy_normal(dim, generator=g) for w in vocabulary}
-    w_q, w_k, w_v = (toy_normal(dim, dim, generator=g) for _ in range(3))
+    w_q, w_k, w_v = (toy_normal(dim, dim, generator=g) for _unused in range(3))
     table = toy_normal(8, 1, generator=g)  # a T5 table: 8 buckets, 1 head
     x = torch.stack([vocab[w] for w in words])  # (seq, dim)
     pos = torch.arange(len(words))

@@ -40,6 +40,7 @@ from posviz.figures.common import (
 from posviz.figures.csv import columns_csv, panels_csv
 from posviz.figures.layout import on_panel
 from posviz.figures.memory import bytes_figure
+from posviz.i18n import N_, _, ngettext
 
 MAIN_POINTS = 128  # per axis of each of the three index panels
 ROW_POINTS = 256  # keys in the R[i] slice
@@ -84,17 +85,18 @@ def index_figure(rel, index, *, clip: int, q_pos, k_pos, q_len: int, k_len: int,
     clipped = as_array(index) - clip
     bound = max(int(np.abs(rel).max()), 1)
     panels = [
-        Panel(rel, "distance r = j − i", "r", "diverging", -bound, bound, "d"),
-        Panel(clipped, "clip(r, −K, K)", "clipped r", "diverging", -max(clip, 1), max(clip, 1), "d"),
-        Panel(as_array(index), "index = clip(r, −K, K) + K", "table row", "sequential", 0, max(2 * clip, 1), "d"),
+        Panel(rel, _("distance r = j − i"), "r", "diverging", -bound, bound, "d"),
+        Panel(clipped, "clip(r, −K, K)", _("clipped r"), "diverging", -max(clip, 1), max(clip, 1), "d"),
+        Panel(as_array(index), "index = clip(r, −K, K) + K", _("table row"), "sequential", 0, max(2 * clip, 1), "d"),
     ]
     fig = heatmap_row(
         panels,
         q_pos=q_pos,
         k_pos=k_pos,
-        title=f"Which table row each pair reads (K = {clip}: {2 * clip + 1} rows)",
-        subtitle=f"dashed: |j − i| = K = {clip}; every pair beyond reads row 0 (keys far left) "
-        f"or row {2 * clip} (far right)",
+        title=_("Which table row each pair reads (K = {clip}: {rows} rows)").format(clip=clip, rows=2 * clip + 1),
+        subtitle=_(
+            "dashed: |j − i| = K = {clip}; every pair beyond reads row 0 (keys far left) or row {last} (far right)"
+        ).format(clip=clip, last=2 * clip),
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
@@ -114,7 +116,7 @@ def table_figure(tables: dict[str, np.ndarray], *, clip: int, lecture: bool = Fa
     """
     lk = look(lecture)
     names = list(tables)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=names, horizontal_spacing=0.08)
+    fig = make_subplots(rows=1, cols=len(names), subplot_titles=[_(n) for n in names], horizontal_spacing=0.08)
     values = np.concatenate([as_array(t).ravel() for t in tables.values()])
     bound = float(np.abs(values).max()) or 1.0
     # A large K (up to 4096: 8193 rows) is drawn as an even sample of at most MAX_TABLE_ROWS rows, ends included.
@@ -129,24 +131,35 @@ def table_figure(tables: dict[str, np.ndarray], *, clip: int, lecture: bool = Fa
                 y=rows,
                 customdata=compact(np.repeat((rows + clip)[:, None], table.shape[1], axis=1)),
                 coloraxis="coloraxis",
-                hovertemplate="r = %{y} (table row %{customdata})<br>component %{x}<br>value = %{z:.3f}<extra></extra>",
+                hovertemplate=_("r = %{y} (table row %{customdata})<br>component %{x}<br>value = %{z:.3f}")
+                + "<extra></extra>",
             ),
             row=1,
             col=c + 1,
         )
-        fig.update_xaxes(title_text="component", row=1, col=c + 1)
+        fig.update_xaxes(title_text=_("component"), row=1, col=c + 1)
     fig.update_layout(
-        coloraxis=dict(colorscale=DIVERGING, cmin=-bound, cmax=bound, cmid=0.0, colorbar=dict(title="value"))
+        coloraxis=dict(colorscale=DIVERGING, cmin=-bound, cmax=bound, cmid=0.0, colorbar=dict(title=_("value")))
     )
-    fig.update_yaxes(title_text="relative position r (row r + K)", row=1, col=1)
+    fig.update_yaxes(title_text=_("relative position r (row r + K)"), row=1, col=1)
     fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, dtick=1 if clip <= 8 else None)
     fig.update_xaxes(showgrid=False, zeroline=False)
     fig = finish(
         fig,
-        title=f"The embedding table{'s' if len(names) > 1 else ''}: {2 * clip + 1} rows × {table.shape[1]} components",
-        subtitle=(f"Strided sample: {len(shown)} of {2 * clip + 1} rows. " if len(shown) < 2 * clip + 1 else "")
-        + f"Xavier-normal from the seed; top row r = −{clip} serves every key K or more to the left, "
-        f"bottom row r = {clip} every key K or more to the right",
+        title=ngettext(
+            "The embedding table: {rows} rows × {dim} components",
+            "The embedding tables: {rows} rows × {dim} components",
+            len(names),
+        ).format(rows=2 * clip + 1, dim=table.shape[1]),
+        subtitle=(
+            _("Strided sample: {shown} of {rows} rows. ").format(shown=len(shown), rows=2 * clip + 1)
+            if len(shown) < 2 * clip + 1
+            else ""
+        )
+        + _(
+            "Xavier-normal from the seed; top row r = −{clip} serves every key K or more to the left, "
+            "bottom row r = {clip} every key K or more to the right"
+        ).format(clip=clip),
         lecture=lecture,
         height=max(int(lk.height * 0.75), min(lk.height, 160 + 22 * (2 * clip + 1))),
     )
@@ -177,9 +190,12 @@ def relations_figure(r_row, *, row: int, k_pos, k_len: int, clip: int, index_row
             zmid=0.0,
             zmin=-bound,
             zmax=bound,
-            colorbar=dict(title=dict(text="value", side="right")),
-            hovertemplate="key j = %{x}<br>r = j − i = %{customdata[0]}<br>table row %{customdata[1]}"
-            "<br>component %{y}<br>value = %{z:.3f}<extra></extra>",
+            colorbar=dict(title=dict(text=_("value"), side="right")),
+            hovertemplate=_(
+                "key j = %{x}<br>r = j − i = %{customdata[0]}<br>table row %{customdata[1]}"
+                "<br>component %{y}<br>value = %{z:.3f}"
+            )
+            + "<extra></extra>",
         )
     )
     lk = look(lecture)
@@ -187,14 +203,14 @@ def relations_figure(r_row, *, row: int, k_pos, k_len: int, clip: int, index_row
     for x, label in clips:
         if k.min() <= x <= k.max():
             fig.add_vline(x=x, line={**CLIP_LINE, "width": lk.line}, annotation_text=label, annotation_position="top")
-    fig.update_xaxes(title_text="key position j", showgrid=False, zeroline=False)
-    fig.update_yaxes(title_text="component of R[i, j]", autorange="reversed", showgrid=False, zeroline=False)
+    fig.update_xaxes(title_text=_("key position j"), showgrid=False, zeroline=False)
+    fig.update_yaxes(title_text=_("component of R[i, j]"), autorange="reversed", showgrid=False, zeroline=False)
     note = sample_note(np.array([row]), k, 1, k_len)
     return finish(
         fig,
-        title=f"R[{row}] = table[index[{row}]]: the vectors query {row} adds, key by key",
+        title=_("R[{row}] = table[index[{row}]]: the vectors query {row} adds, key by key").format(row=row),
         subtitle=subtitle_lines(
-            "keys beyond the dashed lines all read the same edge row, so their columns are identical", note
+            _("keys beyond the dashed lines all read the same edge row, so their columns are identical"), note
         ),
         lecture=lecture,
     )
@@ -232,7 +248,9 @@ def index(
 def named_tables(*, clip: int, dim: int, seed: int, separate: bool) -> dict[str, np.ndarray]:
     """The tables drawn, by their legend name, each (2K + 1, dim): two, or one when keys and values share it."""
     table_k, table_v = (t.numpy() for t in shaw_seeded_tables(clip, dim, seed=seed, separate=separate))
-    return {"a^K (keys)": table_k, "a^V (values)": table_v} if separate else {"a^K = a^V (shared)": table_k}
+    if separate:  # the names are marked for the catalogue: the figure translates them, the CSV keeps them
+        return {N_("a^K (keys)"): table_k, N_("a^V (values)"): table_v}
+    return {N_("a^K = a^V (shared)"): table_k}
 
 
 def table(*, clip: int, dim: int, seed: int, separate: bool, lecture: bool = False) -> Chart:
@@ -294,9 +312,9 @@ def memory(*, dim: int, clip: int, current: int, lecture: bool = False) -> Chart
     lengths, r_bytes, logits, allocated = m["L"], m["R"], m["logits"], m["allocated"]
     figure = bytes_figure(
         lengths,
-        {f"R (L, L, {dim})": (r_bytes, allocated), "logits (L, L)": (logits, allocated)},
-        title="Bytes of R = table[index] as L grows: O(L² d)",
-        subtitle=f"float32, q_len = k_len = L, dim = {dim}; R is dim times the logits",
+        {f"R (L, L, {dim})": (r_bytes, allocated), _("logits (L, L)"): (logits, allocated)},
+        title=_("Bytes of R = table[index] as L grows: O(L² d)"),
+        subtitle=_("float32, q_len = k_len = L, dim = {dim}; R is dim times the logits").format(dim=dim),
         current=current,
         lecture=lecture,
     )

@@ -20,6 +20,7 @@ from posviz.figures.axes import Axes, Window, axes
 from posviz.figures.chart import Chart
 from posviz.figures.common import Panel, as_array, heatmap, heatmap_row, number
 from posviz.figures.csv import matrix_csv, panels_csv
+from posviz.i18n import _
 
 PAIR_POINTS = 96  # per axis of each panel of the score and attention pairs
 TOY_ENTRIES = 8  # toy computations kept, each shared by the three toy figures of one view
@@ -29,18 +30,24 @@ def scores_figure(content, relative, *, q_pos, k_pos, q_len: int, k_len: int, le
     """``Q K^T`` next to ``Q R^T`` on one diverging scale (both before ``/ sqrt(d)``)."""
     content, relative = as_array(content), as_array(relative)
     panels = [
-        Panel(content, "content Q Kᵀ", "content score", "diverging"),
-        Panel(relative, "relative Q Rᵀ  (q_i · a^K[index_ij])", "relative score", "diverging"),
+        Panel(content, _("content Q Kᵀ"), _("content score"), "diverging"),
+        Panel(relative, _("relative Q Rᵀ  (q_i · a^K[index_ij])"), _("relative score"), "diverging"),
     ]
     big, small = float(np.abs(content).max()), float(np.abs(relative).max())
-    ratio = f"; here the content term is {big / small:.0f} times larger" if small > 0 and big / small >= 2 else ""
+    ratio = (
+        _("; here the content term is {ratio} times larger").format(ratio=f"{big / small:.0f}")
+        if small > 0 and big / small >= 2
+        else ""
+    )
     return heatmap_row(
         panels,
         q_pos=q_pos,
         k_pos=k_pos,
-        title="Scores: what the keys say, and what the distances add",
-        subtitle=f"each on its own colour scale (content up to ±{number(big, 3)}, "
-        f"relative up to ±{number(small, 3)}{ratio}); the logits are their sum / √d",
+        title=_("Scores: what the keys say, and what the distances add"),
+        subtitle=_(
+            "each on its own colour scale (content up to ±{big}, relative up to ±{small}{ratio}); "
+            "the logits are their sum / √d"
+        ).format(big=number(big, 3), small=number(small, 3), ratio=ratio),
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
@@ -50,16 +57,18 @@ def scores_figure(content, relative, *, q_pos, k_pos, q_len: int, k_len: int, le
 def attention_figure(without, with_rel, *, q_pos, k_pos, q_len: int, k_len: int, lecture: bool = False) -> go.Figure:
     """Toy attention without and with the relative term, one colour scale."""
     panels = [
-        Panel(without, "softmax(Q Kᵀ / √d)", "weight", log_scale=True),
-        Panel(with_rel, "softmax((Q Kᵀ + Q Rᵀ) / √d)", "weight", log_scale=True),
+        Panel(without, "softmax(Q Kᵀ / √d)", _("weight"), log_scale=True),
+        Panel(with_rel, "softmax((Q Kᵀ + Q Rᵀ) / √d)", _("weight"), log_scale=True),
     ]
     return heatmap_row(
         panels,
         q_pos=q_pos,
         k_pos=k_pos,
-        title="Attention on a toy sequence, without and with relative positions",
-        subtitle="random queries and keys from the seed; each row sums to 1 over every key; "
-        "colour: log scale, one for both (most weights are tiny, a few large)",
+        title=_("Attention on a toy sequence, without and with relative positions"),
+        subtitle=_(
+            "random queries and keys from the seed; each row sums to 1 over every key; "
+            "colour: log scale, one for both (most weights are tiny, a few large)"
+        ),
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
@@ -74,17 +83,18 @@ def value_term_figure(term, *, q_pos, q_len: int, shared: bool, lecture: bool = 
         z,
         q_pos=q_pos,
         k_pos=np.arange(z.shape[1]),
-        title="What the value table adds to each output: Σⱼ wᵢⱼ a^V[index_ij]",
-        value_name="added",
+        title=_("What the value table adds to each output: Σⱼ wᵢⱼ a^V[index_ij]"),
+        value_name=_("added"),
         palette="diverging",
-        subtitle="the same table as the keys' (shared)" if shared else "a^V, a table of its own",
+        subtitle=_("the same table as the keys' (shared)") if shared else _("a^V, a table of its own"),
         q_len=q_len,
         k_len=z.shape[1],
         lecture=lecture,
     )
-    fig.update_xaxes(title_text="output component")
+    fig.update_xaxes(title_text=_("output component"))
     fig.update_traces(
-        customdata=None, hovertemplate="query i = %{y}<br>component %{x}<br>added = %{z:.3f}<extra></extra>"
+        customdata=None,
+        hovertemplate=_("query i = %{y}<br>component %{x}<br>added = %{z:.3f}") + "<extra></extra>",
     )
     return fig
 

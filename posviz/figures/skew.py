@@ -25,11 +25,12 @@ from posviz.figures.common import (
 )
 from posviz.figures.csv import matrix_csv
 from posviz.figures.layout import TITLE_PAD, WALK_LECTURE_HEIGHT, title_font, wrap
+from posviz.i18n import N_, _
 
 MAX_TEXT = 16  # write the values into the cells up to L = 16
 MAX_HOVER = 64  # per-cell provenance in the hover up to L = 64 (it triples the chart's bytes)
 MAX_ANIMATION = 64  # the animation ships four matrices: up to L = 64
-COLOUR_BY = {"distance": "relative position r it holds", "row": "query row it came from"}
+COLOUR_BY = {"distance": N_("relative position r it holds"), "row": N_("query row it came from")}
 STEP_KEYS = ("rel", "padded", "reshaped", "sliced")
 STEPS = len(STEP_KEYS)  # steps 1-4 draw the matrices; the steps after them check the result
 WALK_ENTRIES = 8  # skew runs kept, each shared by the steps, the check, the animation and the page's numbers
@@ -39,30 +40,30 @@ def step_titles(variant: str) -> tuple[str, ...]:
     """The six titles of the walk-through of ``variant``."""
     if variant == "unmasked":
         middle = (
-            "Step 1 · rel = Q Erᵀ, L × (2L − 1): column c holds r = c − (L − 1)",
-            "Step 2 · append one zero column on the right: L × 2L",
-            "Step 3 · flatten, append L − 1 zeros, read in rows of 2L − 1: (L + 1) × (2L − 1)",
-            "Step 4 · keep rows :L and columns L − 1: — S, L × L, indexed by key",
+            _("Step 1 · rel = Q Erᵀ, L × (2L − 1): column c holds r = c − (L − 1)"),
+            _("Step 2 · append one zero column on the right: L × 2L"),
+            _("Step 3 · flatten, append L − 1 zeros, read in rows of 2L − 1: (L + 1) × (2L − 1)"),
+            _("Step 4 · keep rows :L and columns L − 1: — S, L × L, indexed by key"),
         )
     elif variant == "rel_shift":
         middle = (
-            "Step 1 · BD = q · rᵀ, L × K: column c holds i − j = K − 1 − c",
-            "Step 2 · torch.cat a zero column in front: L × (K + 1)",
-            "Step 3 · view as (K + 1) × L: the same memory, rows of L",
-            "Step 4 · x_padded[1:].view_as(x): L × K, indexed by key",
+            _("Step 1 · BD = q · rᵀ, L × K: column c holds i − j = K − 1 − c"),
+            _("Step 2 · torch.cat a zero column in front: L × (K + 1)"),
+            _("Step 3 · view as (K + 1) × L: the same memory, rows of L"),
+            _("Step 4 · x_padded[1:].view_as(x): L × K, indexed by key"),
         )
     else:
         middle = (
-            "Step 1 · rel = Q Erᵀ, L × L: column c holds r = c − (L − 1)",
-            "Step 2 · pad one zero column on the left: L × (L + 1)",
-            "Step 3 · reshape to (L + 1) × L: the same numbers, read in rows of L",
-            "Step 4 · drop the first row — S_rel, L × L, indexed by key",
+            _("Step 1 · rel = Q Erᵀ, L × L: column c holds r = c − (L − 1)"),
+            _("Step 2 · pad one zero column on the left: L × (L + 1)"),
+            _("Step 3 · reshape to (L + 1) × L: the same numbers, read in rows of L"),
+            _("Step 4 · drop the first row — S_rel, L × L, indexed by key"),
         )
     last = (
-        "Step 5 · the result beside the direct gather, garbage marked",
-        "Step 6 · the mask removes the garbage; the difference is rounding"
+        _("Step 5 · the result beside the direct gather, garbage marked"),
+        _("Step 6 · the mask removes the garbage; the difference is rounding")
         if variant != "unmasked"
-        else "Step 6 · nothing to mask; the difference is rounding",
+        else _("Step 6 · nothing to mask; the difference is rounding"),
     )
     return middle + last
 
@@ -79,12 +80,12 @@ class Grid:
 
 def grids(steps: SkewSteps, sources: SkewSteps, variant: str) -> list[Grid]:
     """The four matrices of steps 1-4, with their axis titles."""
-    final_y = "query i"
+    query = _("query i")
     titles = {
-        "rel": ("relative column c", "query i"),
-        "padded": ("column of the padded matrix", "query i"),
-        "reshaped": ("column of the reshaped view", "row of the reshaped view"),
-        "sliced": ("key j", final_y),
+        "rel": (_("relative column c"), query),
+        "padded": (_("column of the padded matrix"), query),
+        "reshaped": (_("column of the reshaped view"), _("row of the reshaped view")),
+        "sliced": (_("key j"), query),
     }
     return [
         Grid(
@@ -149,13 +150,16 @@ def skew_walk(steps: SkewSteps, sources: SkewSteps, *, variant: str, seq_len: in
 def _trace(walk: Walk, grid: Grid) -> go.Heatmap:
     row, col = np.divmod(grid.source, walk.in_cols)
     z = _colour(grid, in_cols=walk.in_cols, center=walk.center, colour_by=walk.colour_by)
-    name = "r held" if walk.colour_by == "distance" else "from row"
-    extra = dict(hovertemplate=f"cell (%{{y}}, %{{x}})<br>{name}: %{{z}}<extra></extra>")
+    name = _("r held") if walk.colour_by == "distance" else _("from row")
+    extra = dict(hovertemplate=_("cell (%{y}, %{x})") + f"<br>{name}: %{{z}}<extra></extra>")
     if max(grid.values.shape) <= MAX_HOVER + 1:
         extra = dict(
             customdata=compact(np.stack([row, col, col - walk.center], axis=-1)),
-            hovertemplate="cell (%{y}, %{x})<br>came from input cell (%{customdata[0]}, %{customdata[1]})"
-            "<br>which holds r = %{customdata[2]}<extra></extra>",
+            hovertemplate=_(
+                "cell (%{y}, %{x})<br>came from input cell (%{customdata[0]}, %{customdata[1]})"
+                "<br>which holds r = %{customdata[2]}"
+            )
+            + "<extra></extra>",
         )
     if walk.text:
         words = np.where(grid.source < 0, "", np.char.mod("%.2f", grid.values))  # pads get their own "0"
@@ -183,8 +187,8 @@ def _pads(grid: Grid, text: bool) -> go.Scatter:
         text=["0"] * len(xs) if text else None,
         marker=dict(symbol="square-open", color="#555", size=4) if not text else None,
         textfont=dict(color="#222"),
-        name="padded zero",
-        hovertemplate="padded zero<extra></extra>",
+        name=_("padded zero"),
+        hovertemplate=_("padded zero") + "<extra></extra>",
         showlegend=False,
     )
 
@@ -202,7 +206,7 @@ def _axes_for(walk: Walk, step_index: int) -> dict:
         word = "i − j" if walk.variant == "rel_shift" else "r"
         held = [(walk.center - c) if walk.variant == "rel_shift" else (c - walk.center) for c in range(cols)]
         xaxis.update(tickmode="array", tickvals=list(range(cols)), ticktext=[str(h) for h in held])
-        xaxis["title"] = dict(text=f"column: {word}")
+        xaxis["title"] = dict(text=_("column: {word}").format(word=word))
     return dict(xaxis=xaxis, yaxis=yaxis)
 
 
@@ -212,10 +216,12 @@ def skew_step_figure(walk: Walk, step: int, *, lecture: bool = False) -> go.Figu
     fig = go.Figure([_trace(walk, grid), _pads(grid, walk.text)])
     fig.update_layout(plot_bgcolor=MASK_COLOR, **_axes_for(walk, step - 1))
     sub = subtitle_lines(
-        f"colour: the {COLOUR_BY[walk.colour_by]} (it stays with the value from step to step); grey: a padded zero",
-        "numbers: the values"
+        _("colour: the {what} (it stays with the value from step to step); grey: a padded zero").format(
+            what=_(COLOUR_BY[walk.colour_by])
+        ),
+        _("numbers: the values")
         if walk.text
-        else f"values are written in the cells up to L = {MAX_TEXT}; hover for the rest",
+        else _("values are written in the cells up to L = {most}; hover for the rest").format(most=MAX_TEXT),
     )
     height = WALK_LECTURE_HEIGHT if lecture else None  # fits a projector below the step buttons
     return finish(fig, title=step_titles(walk.variant)[step - 1], subtitle=sub, lecture=lecture, height=height)
@@ -249,8 +255,8 @@ def skew_animation_figure(walk: Walk, *, lecture: bool = False) -> go.Figure:
                 yanchor="top",
                 font=dict(size=lk.font),
                 buttons=[
-                    dict(label="▶ Play", method="animate", args=[None, play]),
-                    dict(label="❚❚ Pause", method="animate", args=[[None], dict(mode="immediate")]),
+                    dict(label=_("▶ Play"), method="animate", args=[None, play]),
+                    dict(label=_("❚❚ Pause"), method="animate", args=[[None], dict(mode="immediate")]),
                 ],
             )
         ],
@@ -261,7 +267,7 @@ def skew_animation_figure(walk: Walk, *, lecture: bool = False) -> go.Figure:
                 len=0.78,
                 y=-0.16,
                 yanchor="top",
-                currentvalue=dict(prefix="step ", font=dict(size=lk.font)),
+                currentvalue=dict(prefix=_("step "), font=dict(size=lk.font)),
                 steps=[
                     dict(
                         label=f.name, method="animate", args=[[f.name], dict(mode="immediate", frame=dict(redraw=True))]
@@ -277,7 +283,9 @@ def skew_animation_figure(walk: Walk, *, lecture: bool = False) -> go.Figure:
     fig = finish(
         fig,
         title=longest,
-        subtitle=f"Play runs steps 1 to 4 in the browser; colour: the {COLOUR_BY[walk.colour_by]}; grey: a padded zero",
+        subtitle=_("Play runs steps 1 to 4 in the browser; colour: the {what}; grey: a padded zero").format(
+            what=_(COLOUR_BY[walk.colour_by])
+        ),
         lecture=lecture,
     )
     size = fig.layout.title.font.size

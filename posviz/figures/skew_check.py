@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from posviz.figures.chart import Chart
 from posviz.figures.common import Panel, as_array, heatmap_row, number
 from posviz.figures.skew import step_csv, step_titles, walkthrough
+from posviz.i18n import _
 
 
 def skew_check_figure(
@@ -29,17 +30,23 @@ def skew_check_figure(
     bound = float(np.abs(result[valid]).max()) if valid.any() else 1.0
     if step == 5:
         panels = [
-            Panel(result, "the skew's result", "score", "diverging", -bound, bound),
-            Panel(gather, "direct gather q_i · Er[j − i + L − 1]", "score", "diverging", -bound, bound, mask=~valid),
+            Panel(result, _("the skew's result"), _("score"), "diverging", -bound, bound),
+            Panel(
+                gather, _("direct gather q_i · Er[j − i + L − 1]"), _("score"), "diverging", -bound, bound, mask=~valid
+            ),
         ]
-        sub = "the ✕ cells are garbage: values of the next row and the pad, no distance of their own"
+        sub = _("the ✕ cells are garbage: values of the next row and the pad, no distance of their own")
     else:
         diff = np.where(valid, np.abs(result - gather), np.nan)
         panels = [
-            Panel(result, "the skew's result, masked", "score", "diverging", -bound, bound, mask=~valid),
-            Panel(diff, "|skew − gather|", "difference", "sequential", 0.0, max(max_diff, 1e-12), ".1e", mask=~valid),
+            Panel(result, _("the skew's result, masked"), _("score"), "diverging", -bound, bound, mask=~valid),
+            Panel(
+                diff, "|skew − gather|", _("difference"), "sequential", 0.0, max(max_diff, 1e-12), ".1e", mask=~valid
+            ),
         ]
-        sub = f"largest difference on the kept entries: {number(max_diff, 3)} (float32 rounding)"
+        sub = _("largest difference on the kept entries: {max_diff} (float32 rounding)").format(
+            max_diff=number(max_diff, 3)
+        )
     fig = heatmap_row(
         panels,
         q_pos=q_pos,
@@ -47,7 +54,7 @@ def skew_check_figure(
         title=step_titles(variant)[step - 1],
         subtitle=sub,
         lecture=lecture,
-        mask_label="outside the causal part (no relative embedding)" if (~valid).any() else None,
+        mask_label=_("outside the causal part (no relative embedding)") if (~valid).any() else None,
     )
     if step == 5 and (~valid).any():
         ys, xs = np.nonzero(~valid)
@@ -58,8 +65,8 @@ def skew_check_figure(
                 mode="markers",
                 marker=dict(symbol="x-thin", size=max(4, min(14, 320 // max(rows, cols))), line=dict(width=2)),
                 marker_color="#111",
-                name="garbage",
-                hovertemplate="garbage: no relative embedding for key %{x} of query %{y}<extra></extra>",
+                name=_("garbage"),
+                hovertemplate=_("garbage: no relative embedding for key %{x} of query %{y}") + "<extra></extra>",
                 showlegend=False,
             ),
         )  # on the first panel

@@ -16,6 +16,7 @@ from posviz.encodings.skew import skew_er_bytes
 from posviz.figures.chart import Chart
 from posviz.figures.csv import columns_csv
 from posviz.figures.memory import bytes_figure
+from posviz.i18n import _
 
 MEMORY_LENGTHS = tuple(2**p for p in range(4, 15))  # 16 .. 16384
 ALLOCATE_UP_TO = 64 * 2**20  # bytes: below this the memory chart allocates the tensors for real
@@ -59,11 +60,11 @@ def memory(*, dim: int, current: int, lecture: bool = False) -> Chart:
         lengths,
         {
             f"Shaw R (L, L, {dim})": (r, allocated),
-            f"skew Er (L, {dim})": (er, allocated),
-            "logits (L, L), both": (lg, allocated),
+            _("skew Er (L, {dim})").format(dim=dim): (er, allocated),
+            _("logits (L, L), both"): (lg, allocated),
         },
-        title="Bytes per head: Shaw's R against the skew's Er",
-        subtitle=f"float32, dim = {dim}; the gap is a factor of L",
+        title=_("Bytes per head: Shaw's R against the skew's Er"),
+        subtitle=_("float32, dim = {dim}; the gap is a factor of L").format(dim=dim),
         current=current,
         lecture=lecture,
     )

@@ -23,6 +23,7 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, heatmap, look, subtitle_lines
 from posviz.figures.csv import columns_csv, matrix_csv
 from posviz.figures.marks import Mark, add_marks
+from posviz.i18n import N_, _, ngettext
 
 MAIN_POINTS = 192  # per axis for single heatmaps: 192^2 cells stay under 1 MB of chart data
 
@@ -156,7 +157,31 @@ def bucket_table_and_notes(**settings: Any) -> tuple[pd.DataFrame, tuple[str, ..
     """:func:`bucket_table` (same arguments) and the notes listed above it, one line per distinct note:
     what the page reads of the table on every run, in one cached read."""
     frame = bucket_table(**settings)
-    return frame, tuple(bucket_notes(frame))
+    return shown_headers(frame), tuple(bucket_notes(frame))
+
+
+def shown_headers(frame: pd.DataFrame) -> pd.DataFrame:
+    """The bucket table with its headers in the run's language (the code reads the English ones)."""
+    headers = {
+        "direction": _("direction"),
+        "covers": _("covers"),
+        "distances": _("distances"),
+        "kind": _("kind"),
+        "reached in this view": _("reached in this view"),
+        "note": _("note"),
+    }
+    return frame.rename(columns=headers).rename_axis(_("bucket"))
+
+
+# The words of the table's cells, by the English value the code computes with.
+DIRECTIONS = {
+    "past": N_("past"),
+    "future": N_("future"),
+    "self": N_("self"),
+    "none": N_("none"),
+    "self and future": N_("self and future"),
+}
+KINDS = {"exact": N_("exact"), "log": N_("log"), "unused": N_("unused")}
 
 
 def ranges_frame(ranges: list[T5BucketRange], *, r_min: int, r_max: int, max_distance: int) -> pd.DataFrame:
@@ -164,12 +189,12 @@ def ranges_frame(ranges: list[T5BucketRange], *, r_min: int, r_max: int, max_dis
     rows = []
     for rg in ranges:
         if rg.kind == "unused":
-            covers, count, used = "nothing", 0, False
+            covers, count, used = _("nothing"), 0, False
         elif rg.direction == "self and future":
-            covers, count, used = "r ≥ 0 (self and every future key)", "all", r_max >= 0
+            covers, count, used = _("r ≥ 0 (self and every future key)"), _("all"), r_max >= 0
         elif rg.last is None:
             covers = f"r ≤ {rg.first}" if rg.first < 0 else f"r ≥ {rg.first}"
-            count = "all beyond"
+            count = _("all beyond")
             used = r_min <= rg.first if rg.first < 0 else r_max >= rg.first
         else:
             lo, hi = sorted((rg.first, rg.last))
@@ -177,20 +202,27 @@ def ranges_frame(ranges: list[T5BucketRange], *, r_min: int, r_max: int, max_dis
             count, used = rg.count, lo <= r_max and hi >= r_min
         note = ""
         if rg.kind == "unused":
-            note = f"never used: {rg.why}"
+            note = _("never used: {why}").format(why=_(rg.why))
         elif rg.last is None and rg.direction in ("past", "future"):
             start = abs(rg.first)
-            note = f"the last {rg.direction} bucket starts at distance {start}" + (
-                f", not at max_distance = {max_distance}" if start != max_distance else ""
+            last = (
+                _("the last past bucket starts at distance {start}")
+                if rg.direction == "past"
+                else _("the last future bucket starts at distance {start}")
+            )
+            note = last.format(start=start) + (
+                _(", not at max_distance = {max_distance}").format(max_distance=max_distance)
+                if start != max_distance
+                else ""
             )
         rows.append(
             dict(
                 bucket=rg.bucket,
-                direction=rg.direction,
+                direction=_(DIRECTIONS[rg.direction]),
                 covers=covers,
                 distances=str(count),
-                kind=rg.kind,
-                **{"reached in this view": "yes" if used else "no"},
+                kind=_(KINDS[rg.kind]),
+                **{"reached in this view": _("yes") if used else _("no")},
                 note=note,
             )
         )
@@ -217,7 +249,9 @@ def bucket_notes(frame: pd.DataFrame) -> list[str]:
     """The table's notes, one line per distinct note, naming its buckets."""
     noted = frame[frame["note"] != ""]
     return [
-        f"bucket{'s' if len(group) > 1 else ''} {int_ranges(group.index.tolist())}: {note}"
+        ngettext("bucket {buckets}: {note}", "buckets {buckets}: {note}", len(group)).format(
+            buckets=int_ranges(group.index.tolist()), note=note
+        )
         for note, group in noted.groupby("note", sort=False)
     ]
 
@@ -234,11 +268,11 @@ def relative_position_figure(rel, *, q_pos, k_pos, q_len: int, k_len: int, lectu
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
-        title="Relative position r = j − i",
+        title=_("Relative position r = j − i"),
         value_name="r",
         palette="diverging",
         value_format="d",
-        subtitle="negative (blue): the key is in the query's past; 0 on the query's own position",
+        subtitle=_("negative (blue): the key is in the query's past; 0 on the query's own position"),
     )
 
 
@@ -260,12 +294,12 @@ def bucket_figure(
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
-        title="Bucket index of every (query, key) pair",
-        value_name="bucket",
+        title=_("Bucket index of every (query, key) pair"),
+        value_name=_("bucket"),
         zmin=0,
         zmax=num_buckets - 1,
         value_format="d",
-        subtitle="constant along each diagonal: the bucket depends on r = j − i only",
+        subtitle=_("constant along each diagonal: the bucket depends on r = j − i only"),
     )
 
 
@@ -303,18 +337,20 @@ def bucket_profile_figure(
         y=b,
         mode="lines",
         line=dict(shape="hv", width=lk.line),
-        name="bucket",
-        hovertemplate="r = %{x}<br>bucket = %{y}<extra></extra>",
+        name=_("bucket"),
+        hovertemplate=_("r = %{x}<br>bucket = %{y}") + "<extra></extra>",
     )
-    layout = dict(xaxis=dict(title=dict(text="relative position r = j − i")), yaxis=dict(title=dict(text="bucket")))
+    layout = dict(
+        xaxis=dict(title=dict(text=_("relative position r = j − i"))), yaxis=dict(title=dict(text=_("bucket")))
+    )
     spec = dict(data=[line], layout=layout)  # plain data: finish() builds the figure once
     marks = [(-max_exact, "−max_exact", "top left"), (-max_distance, "−max_distance", "top left")]
     if bidirectional:
         marks += [(max_exact, "max_exact", "bottom right"), (max_distance, "max_distance", "bottom right")]
     if last_start is not None and last_start != max_distance:
-        marks.append((-last_start, "last bucket", "bottom left"))
+        marks.append((-last_start, _("last bucket"), "bottom left"))
         if bidirectional:
-            marks.append((last_start, "last bucket", "top right"))
+            marks.append((last_start, _("last bucket"), "top right"))
     if view_r is not None:
         lo, hi = max(view_r[0], int(r.min())), min(view_r[1], int(r.max()))
         shade = dict(type="rect", x0=lo, x1=hi, xref="x", y0=0, y1=1, yref="y domain", line=dict(width=0))
@@ -323,10 +359,10 @@ def bucket_profile_figure(
     add_marks(spec, seen, line=dict(dash="dot", color="#555"))
     return finish(
         spec,
-        title="Bucket as a function of distance",
+        title=_("Bucket as a function of distance"),
         subtitle=subtitle_lines(
-            "one step per distance up to max_exact, then logarithmically wider steps",
-            "shaded: the distances this sequence reaches" if view_r is not None else None,
+            _("one step per distance up to max_exact, then logarithmically wider steps"),
+            _("shaded: the distances this sequence reaches") if view_r is not None else None,
         ),
         lecture=lecture,
         height=int(lk.height * 0.8),

@@ -18,6 +18,7 @@ from posviz.figures.common import as_array, compact, finish, heatmap_grid, look,
 from posviz.figures.csv import columns_csv, panels_csv
 from posviz.figures.t5 import on_axes, shown_axes
 from posviz.figures.t5_bias import bias_table, position_tensors
+from posviz.i18n import _
 
 PAIR_POINTS = 128  # per axis for the attention pair
 TOY_DIM = 32
@@ -152,9 +153,9 @@ def attention_figure(
         k_len=k_len,
         lecture=lecture,
         titles=["softmax(q kᵀ / √d)", f"softmax(q kᵀ / √d + bias[{head}])"],
-        title=f"Attention weights of head {head}, without and with the position bias",
-        subtitle="colour: log scale (most weights are tiny, a few large)",
-        value_name="weight",
+        title=_("Attention weights of head {head}, without and with the position bias").format(head=head),
+        subtitle=_("colour: log scale (most weights are tiny, a few large)"),
+        value_name=_("weight"),
         palette="sequential",
         cols=2,
         log_scale=True,
@@ -169,7 +170,7 @@ def attention_row_figure(
     k = compact(as_array(k_pos))
     rel = compact(as_array(k_pos).astype(np.int64) - query)  # r = j - i for the hover
     fig = go.Figure()
-    for y, name, dash in ((without, "without bias", "dot"), (with_bias, "with bias", "solid")):
+    for y, name, dash in ((without, _("without bias"), "dot"), (with_bias, _("with bias"), "solid")):
         fig.add_trace(
             go.Scatter(
                 x=k,
@@ -178,19 +179,19 @@ def attention_row_figure(
                 name=name,
                 mode="lines",
                 line=dict(width=lk.line, dash=dash),
-                hovertemplate="key j = %{x}<br>r = j − i = %{customdata}<br>weight = %{y:.3g}"
-                f"<extra>{name}</extra>",
+                hovertemplate=_("key j = %{x}<br>r = j − i = %{customdata}<br>weight = %{y:.3g}")
+                + f"<extra>{name}</extra>",
             )
         )
     fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
-    fig.update_xaxes(title_text="key position j", automargin=True)
-    fig.update_yaxes(title_text="attention weight", automargin=True, rangemode="tozero")
+    fig.update_xaxes(title_text=_("key position j"), automargin=True)
+    fig.update_yaxes(title_text=_("attention weight"), automargin=True, rangemode="tozero")
     return finish(
         fig,
-        title=f"Query i = {query}: where its attention goes",
+        title=_("Query i = {query}: where its attention goes").format(query=query),
         lecture=lecture,
         subtitle=subtitle_lines(
-            "the same random q and k; only the position bias differs",
+            _("the same random q and k; only the position bias differs"),
             sample_note([query], k_pos, 1, k_len or len(k)),
         ),
         height=int(lk.height * 0.8),

@@ -20,6 +20,7 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, heatmap, heatmap_grid, subtitle_lines
 from posviz.figures.csv import matrix_csv, panels_csv
 from posviz.figures.t5 import MAIN_POINTS, on_axes, shown_axes
+from posviz.i18n import _
 
 PITFALL_POINTS = 112  # per axis for the three pitfall panels
 
@@ -42,8 +43,9 @@ def bias_table(*, num_buckets: int, heads: int, seed: int = 0, table: bytes | No
         return t5_toy_table(num_buckets, heads, seed=seed)
     if len(table) != num_buckets * heads * 4:
         raise ValueError(
-            f"The table holds {len(table)} bytes, not the {num_buckets * heads * 4} of "
-            f"({num_buckets}, {heads}) float32 values."
+            _("The table holds {got} bytes, not the {wanted} of ({num_buckets}, {heads}) float32 values.").format(
+                got=len(table), wanted=num_buckets * heads * 4, num_buckets=num_buckets, heads=heads
+            )
         )
     return torch.as_tensor(np.frombuffer(table, dtype=np.float32).reshape(num_buckets, heads).copy())
 
@@ -160,7 +162,11 @@ def pitfall(
         ValueError: unless ``q_len == k_len`` (otherwise the transposed bias does not fit the scores).
     """
     if q_len != k_len:
-        raise ValueError(f"The pitfall is drawn for square views only, not q_len = {q_len} and k_len = {k_len}.")
+        raise ValueError(
+            _("The pitfall is drawn for square views only, not q_len = {q_len} and k_len = {k_len}.").format(
+                q_len=q_len, k_len=k_len
+            )
+        )
     ax = pitfall_axes(q_len=q_len, k_len=k_len, align=align, window=window, q_start=q_start, k_start=k_start)
     column = bias_table(num_buckets=num_buckets, heads=heads, seed=seed, table=table)[:, head : head + 1]
     kw = dict(bidirectional=bidirectional, max_distance=max_distance, scale=scale)
@@ -185,10 +191,10 @@ def bias_figure(bias_h, *, head: int, q_pos, k_pos, q_len: int, k_len: int, lect
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
-        title=f"Bias added to head {head}'s logits",
-        value_name="bias",
+        title=_("Bias added to head {head}'s logits").format(head=head),
+        value_name=_("bias"),
         palette="diverging",
-        subtitle="scale · table[bucket(j − i), head]",
+        subtitle=_("scale · table[bucket(j − i), head]"),
     )
 
 
@@ -203,9 +209,9 @@ def bias_grid_figure(bias, *, q_pos, k_pos, q_len: int, k_len: int, lecture: boo
         q_len=q_len,
         k_len=k_len,
         lecture=lecture,
-        titles=[f"head {h}" for h in range(heads)],
-        value_name="bias",
-        title=f"All {heads} heads of the bias tensor (1, {heads}, q_len, k_len)",
+        titles=[_("head {h}").format(h=h) for h in range(heads)],
+        value_name=_("bias"),
+        title=_("All {heads} heads of the bias tensor (1, {heads}, q_len, k_len)").format(heads=heads),
         cols=4 if heads <= 16 else 8,
         pooled=True,
     )
@@ -228,13 +234,13 @@ def pitfall_figure(
         np.stack([correct, transposed, transposed - correct]),
         q_pos=q_pos,
         k_pos=k_pos,
-        titles=["permute(2, 0, 1)", "transpose(0, 2)", "difference"],
-        title=f"Head {head}: the same tensor, two reshapes",
+        titles=["permute(2, 0, 1)", "transpose(0, 2)", _("difference")],
+        title=_("Head {head}: the same tensor, two reshapes").format(head=head),
         subtitle=subtitle_lines(
-            "left: correct; middle: what transpose(0, 2) adds at (i, j); right: middle − left",
-            "transpose(0, 2) swaps queries and keys: it adds bias(i − j) instead of bias(j − i)",
+            _("left: correct; middle: what transpose(0, 2) adds at (i, j); right: middle − left"),
+            _("transpose(0, 2) swaps queries and keys: it adds bias(i − j) instead of bias(j − i)"),
         ),
-        value_name="bias",
+        value_name=_("bias"),
         palette="diverging",
         cols=3,
         q_len=q_len,

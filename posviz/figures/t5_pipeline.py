@@ -17,17 +17,18 @@ from posviz.figures.common import as_array, heatmap
 from posviz.figures.csv import matrix_csv
 from posviz.figures.layout import WALK_LECTURE_HEIGHT
 from posviz.figures.t5 import on_axes, shown_axes
+from posviz.i18n import N_, _
 
 # The walk-through, in the order the seed notebooks take it: (key, title).
 # It starts from r = j - i (the figure above it) and ends one step before the final
 # bucket (the figure below it), which adds the direction offset.
 PIPELINE_STEPS = (
-    ("n", "Step 1 · distance n"),
-    ("is_small", "Step 2 · is_small = n < max_exact"),
-    ("log", "Step 3 · val_if_large as a float"),
-    ("long", "Step 4 · val_if_large after .long()"),
-    ("clamp", "Step 5 · val_if_large clamped to the last bucket"),
-    ("within", "Step 6 · torch.where(is_small, n, val_if_large)"),
+    ("n", N_("Step 1 · distance n")),
+    ("is_small", N_("Step 2 · is_small = n < max_exact")),
+    ("log", N_("Step 3 · val_if_large as a float")),
+    ("long", N_("Step 4 · val_if_large after .long()")),
+    ("clamp", N_("Step 5 · val_if_large clamped to the last bucket")),
+    ("within", N_("Step 6 · torch.where(is_small, n, val_if_large)")),
 )
 
 
@@ -61,17 +62,21 @@ def pipeline_figure(
     key, title = PIPELINE_STEPS[step - 1]
     half = t5_half(num_buckets, bidirectional=bidirectional)
     height = WALK_LECTURE_HEIGHT if lecture else None  # fits a projector below the step buttons
-    common = dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture, title=title, height=height)
+    common = dict(q_pos=q_pos, k_pos=k_pos, q_len=q_len, k_len=k_len, lecture=lecture, title=_(title), height=height)
     values = pipeline_matrix(steps, step)
     if key == "n":
         sub = (
-            f"n = |r|; future keys (r > 0) will be offset by {half} into the upper half of the buckets"
+            _("n = |r|; future keys (r > 0) will be offset by {half} into the upper half of the buckets").format(
+                half=half
+            )
             if bidirectional
-            else "n = max(−r, 0): every future key gets n = 0"
+            else _("n = max(−r, 0): every future key gets n = 0")
         )
         return heatmap(values, value_name="n", subtitle=sub, value_format="d", **common)
     if key == "is_small":
-        sub = f"max_exact = {steps.max_exact}: distances below it are their own bucket (1 = small)"
+        sub = _("max_exact = {max_exact}: distances below it are their own bucket (1 = small)").format(
+            max_exact=steps.max_exact
+        )
         return heatmap(values, value_name="is_small", subtitle=sub, zmin=0, zmax=1, value_format="d", **common)
     if key == "log":
         sub = "max_exact + log(n / max_exact) / log(max_distance / max_exact) · (half − max_exact)"
@@ -81,15 +86,15 @@ def pipeline_figure(
             subtitle=sub,
             value_format=".4g",
             mask=~np.isfinite(values),
-            mask_label="−inf, from log(0) where n = 0",
+            mask_label=_("−inf, from log(0) where n = 0"),
             **common,
         )
     if key in ("long", "clamp"):
         garbage = values < -(2**62)  # int64 min + max_exact, from (-inf).long()
         sub = "max_exact + trunc(·)" if key == "long" else f"torch.min(·, {half - 1})"
-        label = f"{INT64_MIN + steps.max_exact} = int64 min + max_exact, from (−inf).long()" + (
-            "" if key == "long" else ", still there"
-        )
+        label = _("{garbage} = int64 min + max_exact, from (−inf).long()").format(
+            garbage=INT64_MIN + steps.max_exact
+        ) + ("" if key == "long" else _(", still there"))
         return heatmap(
             np.where(garbage, 0, values),
             value_name="val_if_large",
@@ -99,10 +104,14 @@ def pipeline_figure(
             mask_label=label,
             **common,
         )
-    sub = f"the bucket within its direction's half, 0 .. {half - 1}; the garbage sat where n is small: gone"
+    sub = _("the bucket within its direction's half, 0 .. {last}; the garbage sat where n is small: gone").format(
+        last=half - 1
+    )
     if bidirectional:
-        sub += f"<br>future keys still get + {half} (next figure)"
-    return heatmap(values, value_name="bucket in half", subtitle=sub, zmin=0, zmax=half - 1, value_format="d", **common)
+        sub += "<br>" + _("future keys still get + {half} (next figure)").format(half=half)
+    return heatmap(
+        values, value_name=_("bucket in half"), subtitle=sub, zmin=0, zmax=half - 1, value_format="d", **common
+    )
 
 
 def pipeline_step(

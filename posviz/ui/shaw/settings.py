@@ -5,38 +5,41 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from posviz.encodings.positions import query_positions
+from posviz.i18n import N_
 from posviz.ui.params import MAX_LEN, PARAMS, Param
 from posviz.ui.settings import setting
 
 CLIP = Param(
     "clip",
-    "Clip distance K",
+    N_("Clip distance K"),
     "int",
     8,
     "number",
     min=0,
     max=4096,
     step=1,
-    help="Largest distance with its own table row; the table has 2K + 1 rows (tensor2tensor's max_relative_position).",
+    help=N_(
+        "Largest distance with its own table row; the table has 2K + 1 rows (tensor2tensor's max_relative_position)."
+    ),
 )
 SEPARATE = Param(
     "separate",
-    "Separate value table a^V",
+    N_("Separate value table a^V"),
     "bool",
     True,
     "toggle",
-    help="On: keys and values get their own tables (a^K, a^V), as in the paper. Off: one shared table.",
+    help=N_("On: keys and values get their own tables (a^K, a^V), as in the paper. Off: one shared table."),
 )
 ROW = Param(
     "row",
-    "Query row shown",
+    N_("Query row shown"),
     "int",
     16,
     "slider",
     min=0,
     max=MAX_LEN - 1,
     step=1,
-    help="Which query's lookup R[i] to draw (0 is the first query).",
+    help=N_("Which query's lookup R[i] to draw (0 is the first query)."),
 )
 
 MAX_DIM = 256
@@ -47,11 +50,11 @@ TOY_MAX_LEN = 2048  # toy content: the softmax needs every key, so its lengths a
 class ShawSettings:
     """Everything that determines the Shaw page, in the sidebar's order."""
 
-    q_len: int = setting(PARAMS["q_len"], default=32, section="Sequence")
+    q_len: int = setting(PARAMS["q_len"], default=32, section=N_("Sequence"))
     k_len: int = setting(PARAMS["k_len"], default=32)
     align: str = setting(PARAMS["align"])
-    clip: int = setting(CLIP, section="Relative table")
-    window: int = setting(PARAMS["window"], section="Zoom")
+    clip: int = setting(CLIP, section=N_("Relative table"))
+    window: int = setting(PARAMS["window"], section=N_("Zoom"))
     q_start: int = setting(PARAMS["q_start"], when=lambda v: v["window"] > 0)
     k_start: int = setting(PARAMS["k_start"], when=lambda v: v["window"] > 0)
     dim: int = setting(PARAMS["dim"], bounds=(None, MAX_DIM))

@@ -9,6 +9,10 @@ from posviz.ui.shaw.settings import ShawSettings
 SHAW_PARTS = ("index", "table", "row", "toy")
 
 
+# The comment on the lengths, written whole for each alignment so the catalogue holds it (snippet comments translate).
+ALIGN_COMMENTS = {"start": "# queries at the start of the keys", "end": "# queries at the end of the keys"}
+
+
 def shaw_snippet(
     s: ShawSettings,
     *,
@@ -33,7 +37,7 @@ def shaw_snippet(
     offset = k_len - q_len if s.align == "end" else 0
     lines = ["import torch", "", "", SHOWN_FN, ""]
     lines += [
-        f"q_len, k_len, offset = {q_len}, {k_len}, {offset}  # queries at the {s.align} of the keys",
+        f"q_len, k_len, offset = {q_len}, {k_len}, {offset}  " + ALIGN_COMMENTS[s.align],
         f"clip, dim, seed = {s.clip}, {s.dim}, {s.seed}  # K: the table has 2K + 1 rows",
         "",
         "g = torch.Generator().manual_seed(seed)",

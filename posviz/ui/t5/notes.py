@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from posviz.encodings.t5 import t5_garbage_value, t5_half, t5_last_exact, t5_max_exact
+from posviz.i18n import _
 from posviz.ui.t5.settings import T5Settings
 
 
@@ -11,14 +12,14 @@ def pitfall_shape_note(s: T5Settings) -> str:
     scores, wrong = (1, s.heads, s.q_len, s.k_len), (1, s.heads, s.k_len, s.q_len)
     if min(s.q_len, s.k_len) == 1:
         side = max(s.q_len, s.k_len)
-        return (
-            f"With q_len = {s.q_len} and k_len = {s.k_len}, adding the transposed bias {wrong} to scores {scores} "
-            f"silently broadcasts both to (1, {s.heads}, {side}, {side}): a wrong shape and no error."
-        )
-    return (
-        f"With q_len = {s.q_len} ≠ k_len = {s.k_len}, adding the transposed bias {wrong} to scores {scores} "
+        return _(
+            "With q_len = {q_len} and k_len = {k_len}, adding the transposed bias {wrong} to scores {scores} "
+            "silently broadcasts both to (1, {heads}, {side}, {side}): a wrong shape and no error."
+        ).format(q_len=s.q_len, k_len=s.k_len, wrong=wrong, scores=scores, heads=s.heads, side=side)
+    return _(
+        "With q_len = {q_len} ≠ k_len = {k_len}, adding the transposed bias {wrong} to scores {scores} "
         "fails with a shape error. Set q_len = k_len to see the version that fails silently."
-    )
+    ).format(q_len=s.q_len, k_len=s.k_len, wrong=wrong, scores=scores)
 
 
 def step_note(template: str, s: T5Settings) -> str:

@@ -6,44 +6,45 @@ from dataclasses import dataclass
 
 from posviz.encodings.positions import query_positions
 from posviz.encodings.t5 import check_t5_config
+from posviz.i18n import N_
 from posviz.ui.params import PARAMS, Param, length
 from posviz.ui.settings import setting
 
 NUM_BUCKETS = Param(
     "num_buckets",
-    "Buckets num_buckets",
+    N_("Buckets num_buckets"),
     "int",
     32,
     "slider",
     min=1,
     max=256,
     step=1,
-    help="Total number of buckets (T5 uses 32); halved per direction when bidirectional.",
+    help=N_("Total number of buckets (T5 uses 32); halved per direction when bidirectional."),
 )
 MAX_DISTANCE = length(
     "max_distance",
-    "Max distance max_distance",
+    N_("Max distance max_distance"),
     default=128,
-    help="Distances from here on share the last bucket (T5 uses 128).",
+    help=N_("Distances from here on share the last bucket (T5 uses 128)."),
 )
 BIDIRECTIONAL = Param(
     "bidirectional",
-    "Bidirectional (encoder)",
+    N_("Bidirectional (encoder)"),
     "bool",
     True,
     "toggle",
-    help="On: encoder, past and future keys get separate buckets. Off: decoder, every future key shares bucket 0.",
+    help=N_("On: encoder, past and future keys get separate buckets. Off: decoder, every future key shares bucket 0."),
 )
 SCALE = Param(
     "scale",
-    "Bias scale",
+    N_("Bias scale"),
     "float",
     1.0,
     "slider",
     min=-4.0,
     max=4.0,
     step=0.05,
-    help="Multiplies the bias (1 in T5; the seed notebooks call it rp_scale).",
+    help=N_("Multiplies the bias (1 in T5; the seed notebooks call it rp_scale)."),
 )
 
 
@@ -51,16 +52,16 @@ SCALE = Param(
 class T5Settings:
     """Everything that determines the T5 page, read in field order."""
 
-    q_len: int = setting(PARAMS["q_len"], section="Sequence")
+    q_len: int = setting(PARAMS["q_len"], section=N_("Sequence"))
     k_len: int = setting(PARAMS["k_len"])
     align: str = setting(PARAMS["align"])
-    bidirectional: bool = setting(BIDIRECTIONAL, section="Buckets")
+    bidirectional: bool = setting(BIDIRECTIONAL, section=N_("Buckets"))
     num_buckets: int = setting(NUM_BUCKETS)
     max_distance: int = setting(MAX_DISTANCE)
-    window: int = setting(PARAMS["window"], section="Zoom")
+    window: int = setting(PARAMS["window"], section=N_("Zoom"))
     q_start: int = setting(PARAMS["q_start"], when=lambda v: v["window"] > 0)
     k_start: int = setting(PARAMS["k_start"], when=lambda v: v["window"] > 0)
-    heads: int = setting(PARAMS["heads"], section="Bias table")
+    heads: int = setting(PARAMS["heads"], section=N_("Bias table"))
     scale: float = setting(SCALE)
     head: int = setting(PARAMS["head"], bounds=lambda v: (None, v["heads"] - 1), when=lambda v: v["heads"] > 1)
     seed: int = setting(PARAMS["seed"])

@@ -7,6 +7,7 @@ compares its tensors with the package's.
 from __future__ import annotations
 
 from posviz.figures.axes import Axes
+from posviz.i18n import _
 from posviz.ui.code import SHOWN_FN, T5_BUCKET_FN, shown_lines
 from posviz.ui.t5.settings import T5Settings
 
@@ -34,6 +35,10 @@ val_if_large = torch.min(val_if_large_long, torch.full_like(val_if_large_long, h
 within = torch.where(is_small, n, val_if_large)  # (q, k) step 6: the bucket within its half, 0 .. half - 1
 bucket = within + direction_offset  # (q, k): the final bucket, 0 .. num_buckets - 1
 """
+
+
+# The comment on the lengths, written whole for each alignment so the catalogue holds it (snippet comments translate).
+ALIGN_COMMENTS = {"start": "# queries at the start of the keys", "end": "# queries at the end of the keys"}
 
 
 def _table_lines(s: T5Settings, table: list[list[float]] | None) -> list[str]:
@@ -75,7 +80,7 @@ def t5_snippet(
     steps = part == "steps"
     lines = ["import math", "", "import torch", "", ""] + ([] if steps else [T5_BUCKET_FN, ""]) + [SHOWN_FN, ""]
     lines += [
-        f"q_len, k_len, offset = {s.q_len}, {s.k_len}, {s.offset}  # queries at the {s.align} of the keys",
+        f"q_len, k_len, offset = {s.q_len}, {s.k_len}, {s.offset}  " + ALIGN_COMMENTS[s.align],
         f"num_buckets, max_distance, bidirectional = {s.num_buckets}, {s.max_distance}, {s.bidirectional}",
         f"heads, scale, seed = {s.heads}, {s.scale!r}, {s.seed}",
         "",
@@ -127,3 +132,8 @@ def t5_snippet(
             "weights = torch.softmax(logits + b, dim=-1)[:, k_pos]  # (q shown, k shown)",
         ]
     return "\n".join(lines) + "\n"
+
+
+def row_line(mid: int, query: int) -> str:
+    """The line after the attention snippet that picks the drawn query's row (its comment in the run's language)."""
+    return f"row = {mid}  # " + _("query i = {query}: weights_no_bias[row], weights[row]").format(query=query) + "\n"

@@ -11,9 +11,9 @@ import streamlit as st
 
 from posviz.checkpoints import EXTRACT_SNIPPET, CheckpointError, read_bias_tables
 from posviz.figures.t5_bias import seeded_table
+from posviz.i18n import _
 from posviz.ui import state
 from posviz.ui.params import plain
-from posviz.ui.sections import on_demand
 from posviz.ui.t5 import texts
 from posviz.ui.t5.settings import T5Settings
 
@@ -29,7 +29,9 @@ def _apply_shape(num_buckets: int, heads: int, bidirectional: bool) -> None:
 def uploaded_table(s: T5Settings) -> tuple[np.ndarray, str] | None:
     """A table from an uploaded ``.safetensors`` file, or None (with the reason shown)."""
     up = st.file_uploader(
-        f"Upload a real checkpoint's relative_attention_bias.weight (.safetensors only, at most {MAX_UPLOAD_MB} MiB)",
+        _("Upload a real checkpoint's relative_attention_bias.weight (.safetensors only, at most {mb} MiB)").format(
+            mb=MAX_UPLOAD_MB
+        ),
         type=["safetensors"],
         key="t5_upload",
     )
@@ -39,34 +41,44 @@ def uploaded_table(s: T5Settings) -> tuple[np.ndarray, str] | None:
         tables = read_bias_tables(up.getvalue(), max_bytes=MAX_UPLOAD_MB * 2**20)
     except CheckpointError as err:
         st.error(plain(str(err)), icon=":material/block:")  # the message quotes names from the file
-        st.caption("To save just the table of a full checkpoint into a small file:")
+        st.caption(_("To save just the table of a full checkpoint into a small file:"))
         st.code(EXTRACT_SNIPPET, language="python")
         return None
     other = "decoder" if s.bidirectional else "encoder"
     names = sorted(tables, key=lambda name: other in name)  # the table matching the current mode first
-    name = st.selectbox("Table in the file", names, key="t5_upload_name") if len(names) > 1 else names[0]
+    name = st.selectbox(_("Table in the file"), names, key="t5_upload_name") if len(names) > 1 else names[0]
     table = tables[name]
     nb, heads = table.shape
     # T5 keeps a bidirectional table in the encoder and a unidirectional one in the decoder.
     direction = True if "encoder" in name else False if "decoder" in name else s.bidirectional
     if (nb, heads, direction) != (s.num_buckets, s.heads, s.bidirectional):
-        mode = "bidirectional" if direction else "unidirectional"
+        mode = _("bidirectional") if direction else _("unidirectional")
         st.error(
-            f"'{plain(name)}' is a ({nb}, {heads}) {mode} table, but the page is set to num_buckets = "
-            f"{s.num_buckets}, heads = {s.heads}, {'bidirectional' if s.bidirectional else 'unidirectional'}.",
+            _(
+                "'{name}' is a ({nb}, {heads}) {mode} table, but the page is set to num_buckets = "
+                "{num_buckets}, heads = {page_heads}, {page_mode}."
+            ).format(
+                name=plain(name),
+                nb=nb,
+                heads=heads,
+                mode=mode,
+                num_buckets=s.num_buckets,
+                page_heads=s.heads,
+                page_mode=_("bidirectional") if s.bidirectional else _("unidirectional"),
+            ),
             icon=":material/straighten:",
         )
         if 1 <= nb <= 256 and 1 <= heads <= 64:
             st.button(
-                f"Use num_buckets = {nb}, heads = {heads}, {mode}",
+                _("Use num_buckets = {nb}, heads = {heads}, {mode}").format(nb=nb, heads=heads, mode=mode),
                 on_click=_apply_shape,
                 args=(nb, heads, direction),
                 key="t5_apply_shape",
             )
         else:
-            st.caption("That shape is outside what this page allows (num_buckets <= 256, heads <= 64).")
+            st.caption(_("That shape is outside what this page allows (num_buckets <= 256, heads <= 64)."))
         return None
-    return table.numpy(), f"uploaded '{plain(name)}'"
+    return table.numpy(), _("uploaded '{name}'").format(name=plain(name))
 
 
 def _seeded(s: T5Settings) -> np.ndarray:
@@ -99,13 +111,17 @@ def _editor(s: T5Settings, kept: Kept | None) -> Kept:
         base, source, uploaded = kept.base, kept.source, False
     elif kept is not None and not alive:  # opened again: go on from the table in use
         edited = not np.array_equal(kept.table, kept.base)
-        base, source, uploaded = kept.table, kept.source + (", edited" * edited), False
+        base, source, uploaded = kept.table, kept.source + (_(", edited") * edited), False
     else:  # nothing kept, or the uploaded file was removed
-        base, source, uploaded = _seeded(s), f"seeded N(0, 1) with seed {s.seed}", False
+        base, source, uploaded = _seeded(s), _("seeded N(0, 1) with seed {seed}").format(seed=s.seed), False
     frame = pd.DataFrame(
-        base, index=pd.RangeIndex(s.num_buckets, name="bucket"), columns=[f"head {h}" for h in range(s.heads)]
+        base,
+        index=pd.RangeIndex(s.num_buckets, name=_("bucket")),
+        columns=[_("head {h}").format(h=h) for h in range(s.heads)],
     )
-    st.caption(f"Table: {source}. Click a cell to edit it; edits and uploads are not part of the link.")
+    st.caption(
+        _("Table: {source}. Click a cell to edit it; edits and uploads are not part of the link.").format(source=source)
+    )
     key = f"t5_table_{s.num_buckets}_{s.heads}_{hashlib.sha1(base.tobytes()).hexdigest()[:12]}"
     edited = st.data_editor(
         frame,
@@ -129,15 +145,19 @@ def bias_table_input(s: T5Settings) -> tuple[np.ndarray, bool]:
     kept = st.session_state.get(KEPT)
     kept = kept if isinstance(kept, Kept) and kept.shape == shape else None
     note = st.container()
-    with on_demand(texts.SHOW_TABLE) as shown:
+    with texts.opened(texts.SHOW_TABLE) as shown:
         if shown:
             kept = _editor(s, kept)
     if kept is None or np.array_equal(kept.table, seeded):
         st.session_state.pop(KEPT, None)
         if not shown:
-            note.caption(f"Table: seeded N(0, 1) with seed {s.seed}.")
+            note.caption(_("Table: seeded N(0, 1) with seed {seed}.").format(seed=s.seed))
         return seeded, True
     st.session_state[KEPT] = kept
     if not shown:
-        note.caption(f"Table: {kept.source}, as you left it in the editor (kept in this session, not in the link).")
+        note.caption(
+            _("Table: {source}, as you left it in the editor (kept in this session, not in the link).").format(
+                source=kept.source
+            )
+        )
     return kept.table, False
