@@ -13,6 +13,7 @@ from posviz.ui.cope.notes import allowance_note, cut_note, leak_note
 from posviz.ui.cope.settings import SidebarSettings, gate_temperature, problem
 from posviz.ui.cope.snippets import cope_snippet
 from posviz.ui.exports import show_figure
+from posviz.ui.language import fragment
 from posviz.ui.sections import on_demand
 from posviz.ui.settings import read_settings
 from posviz.ui.tables import static_table
@@ -111,7 +112,7 @@ prose(_(texts.PITFALL))
 
 
 # A fragment: the pitfall toggle reruns only this section.
-@st.fragment
+@fragment
 def masking_pitfall() -> None:
     if not mask_after_control(st.container()):
         st.caption(_(texts.PITFALL_OFF))

@@ -10,7 +10,7 @@ from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, section
 from posviz.ui.controls import lecture_mode, step_through
 from posviz.ui.exports import show_figure
-from posviz.ui.language import start_language
+from posviz.ui.language import fragment
 from posviz.ui.settings import read_settings
 from posviz.ui.skew import texts
 from posviz.ui.skew.settings import SkewSettings
@@ -31,9 +31,8 @@ code = skew_snippet(s)
 section("1 · The skew, step by step")
 
 
-@st.fragment  # Previous / Next and the step slider rerun only this section
+@fragment  # Previous / Next and the step slider rerun only this section
 def skew_walkthrough() -> None:
-    start_language()  # a fragment's own rerun skips app.py, which sets the language of a full run
     step = step_through(skew.step_titles(s.variant))
     if step <= skew.STEPS:  # the matrices, coloured
         figure = chart(skew.step, **toy, colour=s.colour, number=step, lecture=lecture, max_entries=64)

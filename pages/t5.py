@@ -10,6 +10,7 @@ from posviz.ui.cache import chart, data
 from posviz.ui.chrome import page_header, prose, rule_error, section, short_code
 from posviz.ui.controls import lecture_mode, step_through
 from posviz.ui.exports import show_figure
+from posviz.ui.language import fragment
 from posviz.ui.settings import read_settings
 from posviz.ui.t5 import texts
 from posviz.ui.t5.notes import pitfall_shape_note, step_note
@@ -47,7 +48,7 @@ show_figure(
 section("2 · The bucket pipeline, step by step")
 
 
-@texts.fragment  # Previous / Next and the step slider rerun only this section
+@fragment  # Previous / Next and the step slider rerun only this section
 def pipeline_steps() -> None:
     step = step_through([title for _key, title in t5_pipeline.PIPELINE_STEPS])
     show_figure(

@@ -9,6 +9,9 @@ page in the new language with every other key of the link kept.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import streamlit as st
 
 from posviz.i18n import DEFAULT, LANGUAGES, activate
@@ -55,6 +58,19 @@ def _locale() -> str | None:
         return st.context.locale
     except (AttributeError, RuntimeError):  # no browser behind the session (AppTest)
         return None
+
+
+def fragment(draw: Callable[[], None]) -> Callable[[], None]:
+    """``st.fragment(draw)`` whose own reruns (a walk-through's Previous / Next, a toggle in it) are in the
+    session's language too: a fragment's rerun runs ``draw`` alone, without ``app.py``, which sets the
+    language of a full run. Every page's fragment is made with this (``tests/i18n``)."""
+
+    @functools.wraps(draw)
+    def run() -> None:
+        start_language()
+        draw()
+
+    return st.fragment(run)
 
 
 def language_switch() -> str:

@@ -72,3 +72,13 @@ def test_a_deck_may_set_its_language_and_a_wrong_one_is_a_notice():
     assert wrong.lang == "" and "tlh" in wrong.problems[0]
     with use("zh"):
         assert CJK.search(loads('title = "t"\nlang = "tlh"\n').problems[0])
+
+
+def test_every_fragment_of_a_page_is_drawn_in_the_language():
+    """A fragment's own rerun skips app.py (where a run's language is chosen): pages make theirs with
+    posviz.ui.language.fragment, which chooses it first."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    for path in sorted((root / "pages").glob("*.py")):
+        assert "st.fragment" not in path.read_text(encoding="utf-8"), f"{path.name}: use posviz.ui.language.fragment"

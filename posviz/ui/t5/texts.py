@@ -1,15 +1,10 @@
 """Prose for the T5 page (English, marked for the catalogue: the page shows ``_(INTRO)``). ``{name}`` fields
 are filled from the current settings."""
 
-import functools
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import replace
 
-import streamlit as st
-
 from posviz.i18n import N_, _
-from posviz.ui.language import start_language
 from posviz.ui.sections import OnDemand, on_demand
 
 INTRO = N_("""\
@@ -133,15 +128,3 @@ SHOW_PITFALL = OnDemand("show_pitfall", N_("Heatmaps: the correct bias, the tran
 def opened(part: OnDemand) -> AbstractContextManager[bool]:
     """``on_demand(part)`` with the expander's label in the run's language (its key, the link's, stays)."""
     return on_demand(replace(part, label=_(part.label)))
-
-
-def fragment(draw: Callable[[], None]) -> Callable[[], None]:
-    """``st.fragment(draw)`` whose own reruns (Previous / Next) are in the session's language too: they run
-    ``draw`` alone, without ``app.py``, which sets the language of a full run."""
-
-    @functools.wraps(draw)
-    def run() -> None:
-        start_language()
-        draw()
-
-    return st.fragment(run)
