@@ -387,7 +387,7 @@ RULES = (
 )
 
 
-def _pattern(template: str) -> re.Pattern[str]:
+def rule_pattern(template: str) -> re.Pattern[str]:
     """A regular expression matching ``template`` with any text in place of each ``{name}``."""
     parts = re.split(r"\{(\w+)\}", template)  # literal, name, literal, name, ..., literal
     return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts)), re.S)
@@ -396,7 +396,7 @@ def _pattern(template: str) -> re.Pattern[str]:
 def rule_message(message: str) -> str:
     """A method function's rule ``message`` (English) in the run's language: as it is when it is none of ``RULES``."""
     for template in RULES:
-        found = _pattern(template).fullmatch(message)
+        found = rule_pattern(template).fullmatch(message)
         if found:
             return _(template).format(**found.groupdict())
     return message
