@@ -26,12 +26,13 @@ import torch
 
 from posviz.encodings import checks
 from posviz.encodings.attention import attention_weights, toy_normal, toy_qk
+from posviz.i18n import _
 
 LAYOUTS = ("interleaved", "half")
 
 
 def check_rope_dim(dim: int) -> None:
-    checks.check_even_dim(dim, why="RoPE rotates pairs of components")
+    checks.check_even_dim(dim, why=_("RoPE rotates pairs of components"))
 
 
 def check_base(base: float) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 import torch
 
 from posviz.encodings.rope import check_rope_dim, rope_inv_freq
+from posviz.i18n import DEFAULT, N_, _, current
 
 # ---------------------------------------------------------------- one function per method
 # Signature: (inv_freq (dim/2,) float64 default frequencies, *, dim, base, factor, original_max_position,
@@ -184,7 +186,7 @@ class Option:
 
     name: str
     default: Any  # Hugging Face's; None: unset
-    help: str
+    help: str  # what the page's control says of it, its method's label first
     bounds: tuple[float, float] | None = None  # the page's range for a number; None: a toggle, or from a config only
     step: float | None = None
     label: str = ""  # how the page names it; the name when empty
@@ -205,12 +207,14 @@ class ScalingMethod:
 
 SEQ_LEN = Option("seq_len", None, "The current sequence length (the page's own seq_len).")
 ATTENTION_FACTOR = "Multiplies cos and sin; 0 means unset (computed from factor)."
+# The page's words are marked for the catalogue (posviz.i18n): the methods' labels and the helps of the
+# options the page draws (yarn's and llama3's; longrope's come from a config only).
 ROPE_SCALING: dict[str, ScalingMethod] = {
     m.rope_type: m
     for m in (
-        ScalingMethod("default", "no scaling", default_scaling, reads=()),
-        ScalingMethod("linear", "position interpolation", linear_scaling, reads=("factor",)),
-        ScalingMethod("dynamic", "dynamic NTK", dynamic_scaling, (SEQ_LEN,)),
+        ScalingMethod("default", N_("no scaling"), default_scaling, reads=()),
+        ScalingMethod("linear", N_("position interpolation"), linear_scaling, reads=("factor",)),
+        ScalingMethod("dynamic", N_("dynamic NTK"), dynamic_scaling, (SEQ_LEN,)),
         ScalingMethod(
             "yarn",
             "YaRN",
@@ -219,30 +223,44 @@ ROPE_SCALING: dict[str, ScalingMethod] = {
                 Option(
                     "beta_fast",
                     32.0,
-                    "Pairs that turn more often than this inside the original context are kept.",
+                    N_("YaRN: Pairs that turn more often than this inside the original context are kept."),
                     bounds=(0.25, 4096.0),
                     step=0.25,
-                    label="beta_fast (turns)",
+                    label=N_("beta_fast (turns)"),
                 ),
                 Option(
                     "beta_slow",
                     1.0,
-                    "Pairs that turn fewer times than this inside the original context are interpolated.",
+                    N_("YaRN: Pairs that turn fewer times than this inside the original context are interpolated."),
                     bounds=(0.25, 4096.0),
                     step=0.25,
-                    label="beta_slow (turns)",
+                    label=N_("beta_slow (turns)"),
                 ),
                 Option(
                     "mscale",
                     None,
-                    "DeepSeek: with mscale_all_dim, the attention factor is a ratio; 0 means unset.",
+                    N_("YaRN: DeepSeek: with mscale_all_dim, the attention factor is a ratio; 0 means unset."),
                     bounds=(0.0, 10.0),
                     step=0.001,
                 ),
-                Option("mscale_all_dim", None, "DeepSeek: see mscale; 0 means unset.", bounds=(0.0, 10.0), step=0.001),
-                Option("attention_factor", None, ATTENTION_FACTOR, bounds=(0.0, 10.0), step=0.001),
                 Option(
-                    "truncate", True, "Round the ramp's ends to whole pairs (floor and ceil), as the reference does."
+                    "mscale_all_dim",
+                    None,
+                    N_("YaRN: DeepSeek: see mscale; 0 means unset."),
+                    bounds=(0.0, 10.0),
+                    step=0.001,
+                ),
+                Option(
+                    "attention_factor",
+                    None,
+                    N_("YaRN: Multiplies cos and sin; 0 means unset (computed from factor)."),
+                    bounds=(0.0, 10.0),
+                    step=0.001,
+                ),
+                Option(
+                    "truncate",
+                    True,
+                    N_("YaRN: Round the ramp's ends to whole pairs (floor and ceil), as the reference does."),
                 ),
             ),
             helpers=(get_mscale, yarn_correction_range),
@@ -255,14 +273,14 @@ ROPE_SCALING: dict[str, ScalingMethod] = {
                 Option(
                     "low_freq_factor",
                     1.0,
-                    "Wavelengths above original_max_position / low_freq_factor are divided by factor.",
+                    N_("Llama 3.1: Wavelengths above original_max_position / low_freq_factor are divided by factor."),
                     bounds=(0.25, 1024.0),
                     step=0.25,
                 ),
                 Option(
                     "high_freq_factor",
                     4.0,
-                    "Wavelengths below original_max_position / high_freq_factor are kept.",
+                    N_("Llama 3.1: Wavelengths below original_max_position / high_freq_factor are kept."),
                     bounds=(0.25, 1024.0),
                     step=0.25,
                 ),
@@ -316,25 +334,72 @@ def rope_scaling(
         ``cos`` and ``sin`` (1.0 except for yarn and longrope).
     """
     if method not in ROPE_SCALING:
-        raise ValueError(f"method must be one of {ALL_METHODS}, got {method!r}.")
+        raise ValueError(
+            _("method must be one of {methods}, got {method}.").format(methods=ALL_METHODS, method=repr(method))
+        )
     m = ROPE_SCALING[method]
     inv_freq = rope_inv_freq(dim, base=base)  # (dim/2,) float64; checks dim and base
     allowed = [o.name for o in m.options]
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise ValueError(
-            f"{method} scaling has no option {', '.join(unknown)}; its options are: {', '.join(allowed) or 'none'}."
+            _("{method} scaling has no option {unknown}; its options are: {allowed}.").format(
+                method=method, unknown=", ".join(unknown), allowed=", ".join(allowed) or _("none")
+            )
         )
     if m.reads:
         if not math.isfinite(factor) or factor < 1:
-            raise ValueError(f"factor must be at least 1 (how many times longer the new context is), got {factor}.")
+            raise ValueError(
+                _("factor must be at least 1 (how many times longer the new context is), got {factor}.").format(
+                    factor=factor
+                )
+            )
         if original_max_position < 1:
-            raise ValueError(f"original_max_position must be a positive length, got {original_max_position}.")
+            raise ValueError(
+                _("original_max_position must be a positive length, got {original_max_position}.").format(
+                    original_max_position=original_max_position
+                )
+            )
     if lenient and "lenient" in inspect.signature(m.compute).parameters:
         options["lenient"] = True
-    return m.compute(
-        inv_freq, dim=dim, base=base, factor=factor, original_max_position=original_max_position, **options
-    )
+    try:
+        return m.compute(
+            inv_freq, dim=dim, base=base, factor=factor, original_max_position=original_max_position, **options
+        )
+    except ValueError as err:
+        if current() == DEFAULT:
+            raise
+        raise ValueError(rule_message(str(err))) from err
+
+
+# The rules of the methods' functions, for the catalogue. Those functions are shown on the page as they are
+# and run with math and torch alone, so they raise in English; rope_scaling gives their messages in the
+# run's language (rule_message). tests/encodings checks that each message a function raises is one of these.
+RULES = (
+    N_("dynamic NTK scaling raises base to the power dim / (dim - 2): it needs dim >= 4."),
+    N_("beta_fast and beta_slow are numbers of turns: both must be positive."),
+    N_("beta_fast ({beta_fast}) must be at least beta_slow ({beta_slow}): the fast pairs turn more often."),
+    N_(
+        "llama3 needs 0 < low_freq_factor < high_freq_factor, got {low_freq_factor} and {high_freq_factor}: "
+        "the smooth band lies between the wavelengths L / high_freq_factor and L / low_freq_factor."
+    ),
+    N_("longrope {name} must hold positive finite numbers (a divisor per pair)."),
+)
+
+
+def rule_pattern(template: str) -> re.Pattern[str]:
+    """A regular expression matching ``template`` with any text in place of each ``{name}``."""
+    parts = re.split(r"\{(\w+)\}", template)  # literal, name, literal, name, ..., literal
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts)), re.S)
+
+
+def rule_message(message: str) -> str:
+    """A method function's rule ``message`` (English) in the run's language: as it is when it is none of ``RULES``."""
+    for template in RULES:
+        found = rule_pattern(template).fullmatch(message)
+        if found:
+            return _(template).format(**found.groupdict())
+    return message
 
 
 def method_source(method: str) -> str:

@@ -23,10 +23,11 @@ import math
 import torch
 
 from posviz.encodings.checks import check_base, check_even_dim, check_layout
+from posviz.i18n import N_, _
 
 LAYOUTS = ("interleaved", "concat")
 LEARNED_STD = 0.02  # BERT's and GPT-2's initializer_range: nn.Embedding weights ~ N(0, 0.02^2)
-PAIRS = "sin and cos come in pairs"  # why dim is even
+PAIRS = N_("sin and cos come in pairs")  # why dim is even (the checks' message, in the run's language)
 
 
 def sinusoidal_inv_freq(dim: int, *, base: float = 10000.0) -> torch.Tensor:
@@ -35,7 +36,7 @@ def sinusoidal_inv_freq(dim: int, *, base: float = 10000.0) -> torch.Tensor:
     Returns:
         (dim/2,) float64, from 1 (k = 0) down to ``base ** (-(dim - 2) / dim)``.
     """
-    check_even_dim(dim, why=PAIRS)
+    check_even_dim(dim, why=_(PAIRS))
     check_base(base)
     return 1.0 / base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim)
 
@@ -77,7 +78,7 @@ def concat_permutation(dim: int) -> torch.Tensor:
     Returns:
         (dim,) int64, ``[0, 2, ..., dim - 2, 1, 3, ..., dim - 1]``: every sin, then every cos.
     """
-    check_even_dim(dim, why=PAIRS)
+    check_even_dim(dim, why=_(PAIRS))
     return torch.cat([torch.arange(0, dim, 2), torch.arange(1, dim, 2)])
 
 
@@ -132,7 +133,7 @@ def sinusoidal_component_wavelengths(
         (c,) float64.
     """
     check_layout(layout, LAYOUTS)
-    check_even_dim(dim, why=PAIRS)
+    check_even_dim(dim, why=_(PAIRS))
     check_base(base)
     comps = components.to(torch.int64)
     pair = comps // 2 if layout == "interleaved" else comps % (dim // 2)  # (c,)

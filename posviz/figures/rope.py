@@ -28,11 +28,13 @@ from posviz.figures.common import DIVERGING, MAX_TEXT_CELLS, as_array, compact, 
 from posviz.figures.csv import columns_csv, matrix_csv
 from posviz.figures.layout import axis_name, on_panel, subplot_grid
 from posviz.figures.rope_scaling import GREY, TWO_PI, f32
+from posviz.i18n import N_, _
 
 CIRCLE_PAIRS = 16  # pairs drawn on circles
 CIS_POSITIONS, CIS_PAIRS = 8, 8  # the freqs_cis table
 
 AT_M, AT_N = "#1f77b4", "#ff7f0e"
+LAYOUT_WORDS = {"interleaved": N_("interleaved"), "half": N_("half")}  # a layout in a title: "({layout} layout"
 
 
 def _component_heatmap(z, *, x_title: str, y_title: str, value_name: str, zmin: float, zmax: float, palette: str):
@@ -64,23 +66,27 @@ def rotation_matrix_figure(rot, *, position: int, layout: str, lecture: bool = F
     lk = look(lecture)
     fig = _component_heatmap(
         rot,
-        x_title="input component",
-        y_title="output component",
+        x_title=_("input component"),
+        y_title=_("output component"),
         value_name="R_m",
         zmin=-1,
         zmax=1,
         palette=DIVERGING,
     )
     where = (
-        "2 × 2 blocks [[cos, −sin], [sin, cos]] on the diagonal: pair k is components (2k, 2k+1)"
+        _("2 × 2 blocks [[cos, −sin], [sin, cos]] on the diagonal: pair k is components (2k, 2k+1)")
         if layout == "interleaved"
-        else "the same blocks spread out: pair k is components (k, k + d/2), two diagonals of sines"
+        else _("the same blocks spread out: pair k is components (k, k + d/2), two diagonals of sines")
     )
     side = int(as_array(rot).shape[0])
     return finish(
         fig,
-        title=f"Rotation matrix R_m at m = {position} ({layout} layout, {side} × {side})",
-        subtitle=subtitle_lines(where, "fast pairs (top left) have turned far; slow ones are still near the identity"),
+        title=_("Rotation matrix R_m at m = {m} ({layout} layout, {side} × {side})").format(
+            m=position, layout=_(LAYOUT_WORDS.get(layout, layout)), side=side
+        ),
+        subtitle=subtitle_lines(
+            where, _("fast pairs (top left) have turned far; slow ones are still near the identity")
+        ),
         lecture=lecture,
         height=max(lk.height, 560) if side > 16 else lk.height,
     )
@@ -94,8 +100,8 @@ def permutation_figure(perm, *, lecture: bool = False) -> go.Figure:
     p[np.arange(dim), perm] = 1
     fig = _component_heatmap(
         p,
-        x_title="interleaved component",
-        y_title="half-split component",
+        x_title=_("interleaved component"),
+        y_title=_("half-split component"),
         value_name="P",
         zmin=0,
         zmax=1,
@@ -104,10 +110,10 @@ def permutation_figure(perm, *, lecture: bool = False) -> go.Figure:
     fig.update_traces(texttemplate=None, showscale=False)
     return finish(
         fig,
-        title="The permutation between the layouts",
+        title=_("The permutation between the layouts"),
         subtitle=subtitle_lines(
-            "perm = [0, 2, …, d−2, 1, 3, …, d−1]: every pair's first component, then every second one",
-            "R_half = P R_interleaved Pᵀ, and HF(x[perm]) = Meta(x)[perm]",
+            _("perm = [0, 2, …, d−2, 1, 3, …, d−1]: every pair's first component, then every second one"),
+            _("R_half = P R_interleaved Pᵀ, and HF(x[perm]) = Meta(x)[perm]"),
         ),
         lecture=lecture,
     )
@@ -158,9 +164,9 @@ def pair_circles_figure(
             dict(type="scatter", x=cx, y=cy, mode="lines", line=circle, hoverinfo="skip", showlegend=False, **on)
         )
         for vec, pos, color, name, dash in (
-            (at_zero, 0, GREY, "position 0", "dot"),
-            (at_m, m, AT_M, f"position m = {m}", "solid"),
-            (at_n, n, AT_N, f"position n = {n}", "solid"),
+            (at_zero, 0, GREY, _("position 0"), "dot"),
+            (at_m, m, AT_M, _("position m = {m}").format(m=m), "solid"),
+            (at_n, n, AT_N, _("position n = {n}").format(n=n), "solid"),
         ):
             x, y = f32(as_array(vec)[i])
             turned = np.degrees((pos * inv[i]) % TWO_PI)
@@ -177,8 +183,10 @@ def pair_circles_figure(
                     name=name,
                     legendgroup=name,
                     showlegend=i == 0,
-                    hovertemplate=f"pair {pairs[i]}<br>{name}<br>turned by {pos}·θ = {turned:.1f}° (mod 360)"
-                    "<extra></extra>",
+                    hovertemplate=_("pair {k}<br>{name}<br>turned by {pos}·θ = {angle}° (mod 360)").format(
+                        k=pairs[i], name=name, pos=pos, angle=f"{turned:.1f}"
+                    )
+                    + "<extra></extra>",
                     **on,
                 )
             )
@@ -192,10 +200,10 @@ def pair_circles_figure(
     panel = 230 if lecture else 150
     fig = finish(
         fig,
-        title=f"Each pair of the vector on its circle at positions 0, m = {m} and n = {n}",
+        title=_("Each pair of the vector on its circle at positions 0, m = {m} and n = {n}").format(m=m, n=n),
         subtitle=subtitle_lines(
-            "pair k turns by the angle m·θ_k: the fast pairs (left) spin, the slow ones (right) barely move",
-            "each pair drawn at unit length (its length never changes)",
+            _("pair k turns by the angle m·θ_k: the fast pairs (left) spin, the slow ones (right) barely move"),
+            _("each pair drawn at unit length (its length never changes)"),
         ),
         lecture=lecture,
         height=panel * rows + 190,
@@ -251,13 +259,13 @@ def permutation(*, dim: int, lecture: bool = False) -> Chart:
 
 def cis_frame(cis, pairs) -> pd.DataFrame:
     """``freqs_cis`` (positions, dim/2) complex, the columns ``pairs``, as text ``a+bj`` (4 decimals, as the
-    seed prints them)."""
+    seed prints them); its headers in the run's language (a table to read, never a CSV)."""
     rows = {}
     for k in pairs:
         col = cis[:, int(k)]
-        rows[f"pair {int(k)}"] = [f"{z.real:+.4f}{z.imag:+.4f}j" for z in col.tolist()]
+        rows[_("pair {k}").format(k=int(k))] = [f"{z.real:+.4f}{z.imag:+.4f}j" for z in col.tolist()]
     frame = pd.DataFrame(rows)
-    frame.index.name = "position m"
+    frame.index.name = _("position m")
     return frame
 
 

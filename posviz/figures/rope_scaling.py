@@ -25,6 +25,7 @@ from posviz.figures.common import as_array, compact, finish, look, number, subti
 from posviz.figures.csv import columns_csv
 from posviz.figures.layout import axis_name, on_panel, subplot_grid
 from posviz.figures.marks import Mark, add_marks
+from posviz.i18n import _
 
 ANGLE_POINTS = 400  # log-spaced positions of the angle curves
 TWO_PI = 2 * np.pi
@@ -61,11 +62,12 @@ def frequency_figure(
     wave = TWO_PI / inv
     slow = wave > seq_len
     turns = seq_len / wave
-    titles = ["frequency θ_k (radians per token)", "wavelength 2π / θ_k (tokens)"]
+    titles = [_("frequency θ_k (radians per token)"), _("wavelength 2π / θ_k (tokens)")]
     layout = subplot_grid(1, 2, titles=titles, horizontal_spacing=0.1)
     traces = []
-    hover = "pair k = %{x}<br>θ_k = %{customdata[0]:.4g}<br>wavelength = %{customdata[1]:.4g} tokens"
-    hover += f"<br>turns in {seq_len} tokens = %{{customdata[2]:.3g}}<extra>%{{fullData.name}}</extra>"
+    hover = _("pair k = %{x}<br>θ_k = %{customdata[0]:.4g}<br>wavelength = %{customdata[1]:.4g} tokens")
+    hover += "<br>" + _("turns in {seq_len} tokens").format(seq_len=seq_len)
+    hover += " = %{customdata[2]:.3g}<extra>%{fullData.name}</extra>"
     custom = np.stack([inv, wave, turns], axis=1).astype(np.float32)
     if default_inv_freq is not None and method != "default":
         d = as_array(default_inv_freq).astype(np.float64)
@@ -77,15 +79,18 @@ def frequency_figure(
                     y=f32(y),
                     mode="lines",
                     line=dict(color=GREY, dash="dot", width=lk.line),
-                    name="default (no scaling)",
+                    name=_("default (no scaling)"),
                     legendgroup="default",
                     showlegend=col == 1,
-                    hovertemplate="pair k = %{x}<br>default = %{y:.4g}<extra></extra>",
+                    hovertemplate=_("pair k = %{x}<br>default = %{y:.4g}") + "<extra></extra>",
                     **on_panel(col),
                 )
             )
     for col, y in ((1, inv), (2, wave)):
-        for mask, name, color in ((~slow, "completes a turn", FAST), (slow, "never completes a turn", SLOW)):
+        for mask, group, name, color in (
+            (~slow, "completes a turn", _("completes a turn in {seq_len} tokens"), FAST),
+            (slow, "never completes a turn", _("never completes a turn in {seq_len} tokens"), SLOW),
+        ):
             if not mask.any():
                 continue
             traces.append(
@@ -96,8 +101,8 @@ def frequency_figure(
                     customdata=custom[mask],
                     mode="markers",
                     marker=dict(color=color, size=lk.line * 3 + 2),
-                    name=f"{name} in {seq_len} tokens",
-                    legendgroup=name,
+                    name=name.format(seq_len=seq_len),
+                    legendgroup=group,
                     showlegend=col == 2,
                     hovertemplate=hover,
                     **on_panel(col),
@@ -106,21 +111,29 @@ def frequency_figure(
     marks = [(seq_len, f"seq_len = {seq_len}", SLOW, "dash", "top left")]
     if original_max_position is not None and method != "default" and original_max_position != seq_len:
         marks.append(
-            (original_max_position, f"original context = {original_max_position}", GREY, "dot", "bottom right")
+            (
+                original_max_position,
+                _("original context = {original_max_position}").format(original_max_position=original_max_position),
+                GREY,
+                "dot",
+                "bottom right",
+            )
         )
     fig = dict(data=traces, layout=layout)
     for y, text, color, dash, where in marks:
         add_marks(fig, [Mark(y, text, where)], vertical=False, line=dict(color=color, dash=dash), panel=2, log=True)
-    for panel, title in ((1, "θ_k (log)"), (2, "tokens per turn (log)")):
+    for panel, title in ((1, _("θ_k (log)")), (2, _("tokens per turn (log)"))):
         layout[axis_name("y", panel)].update(type="log", exponentformat="power", title=dict(text=title))
-        layout[axis_name("x", panel)]["title"] = dict(text="pair k")
+        layout[axis_name("x", panel)]["title"] = dict(text=_("pair k"))
     n_slow = int(slow.sum())
     return finish(
         fig,
-        title="Frequencies and wavelengths of the pairs",
+        title=_("Frequencies and wavelengths of the pairs"),
         subtitle=subtitle_lines(
-            f"θ_k = base^(−2k/d); {n_slow} of {len(inv)} pairs never complete a turn within seq_len = {seq_len} (red)",
-            f"frequencies of the {method} method" if method != "default" else None,
+            _(
+                "θ_k = base^(−2k/d); {slow} of {pairs} pairs never complete a turn within seq_len = {seq_len} (red)"
+            ).format(slow=n_slow, pairs=len(inv), seq_len=seq_len),
+            _("frequencies of the {method} method").format(method=method) if method != "default" else None,
         ),
         lecture=lecture,
         height=int(lk.height * 1.05),
@@ -152,19 +165,20 @@ def scaling_freq_figure(
                     dash=None if bold else "dot",
                 ),
                 marker=dict(size=lk.line * 2 + 2),
-                name=f"{name} (attention factor {number(attention[name])})",
-                hovertemplate="pair k = %{x}<br>inv_freq / default = %{y:.4g}<extra>" + name + "</extra>",
+                name=_("{method} (attention factor {factor})").format(method=name, factor=number(attention[name])),
+                hovertemplate=_("pair k = %{x}<br>inv_freq / default = %{y:.4g}") + "<extra>" + name + "</extra>",
             )
         )
-    fig.update_xaxes(title_text="pair k (fast → slow)")
-    fig.update_yaxes(title_text="inv_freq / default (log)", type="log")
+    fig.update_xaxes(title_text=_("pair k (fast → slow)"))
+    fig.update_yaxes(title_text=_("inv_freq / default (log)"), type="log")
     return finish(
         fig,
-        title=f"What each method does to each pair (factor = {number(factor)})",
+        title=_("What each method does to each pair (factor = {factor})").format(factor=number(factor)),
         subtitle=subtitle_lines(
-            f"1: the pair is left alone; 1/{number(factor)}: the pair turns {number(factor)} times slower "
-            "(interpolated)",
-            f"bold: {chosen}; dynamic is drawn at the page's seq_len",
+            _("1: the pair is left alone; 1/{factor}: the pair turns {factor} times slower (interpolated)").format(
+                factor=number(factor)
+            ),
+            _("bold: {chosen}; dynamic is drawn at the page's seq_len").format(chosen=chosen),
         ),
         lecture=lecture,
     )
@@ -194,10 +208,12 @@ def angle_figure(
     pos = as_array(positions)
     dflt = as_array(default_angles).astype(np.float64) / TWO_PI
     scl = as_array(scaled_angles).astype(np.float64) / TWO_PI
-    fig = make_subplots(rows=1, cols=len(pairs), subplot_titles=[f"pair {k}" for k in pairs], horizontal_spacing=0.07)
+    fig = make_subplots(
+        rows=1, cols=len(pairs), subplot_titles=[_("pair {k}").format(k=k) for k in pairs], horizontal_spacing=0.07
+    )
     for i, k in enumerate(pairs):
         seen = float(as_array(trained)[i]) / TWO_PI
-        curves = [(dflt[:, i], "default", "dot", GREY)]
+        curves = [(dflt[:, i], _("default"), "dot", GREY)]
         if method != "default":
             curves.append((scl[:, i], method, "solid", SLOW))
         for y, name, dash, color in curves:
@@ -210,23 +226,28 @@ def angle_figure(
                     name=name,
                     legendgroup=name,
                     showlegend=i == 0,
-                    hovertemplate=f"pair {k}<br>position = %{{x}}<br>angle = %{{y:.4g}} turns<extra>{name}</extra>",
+                    hovertemplate=_("pair {k}").format(k=k)
+                    + "<br>"
+                    + _("position = %{x}<br>angle = %{y:.4g} turns")
+                    + f"<extra>{name}</extra>",
                 ),
                 row=1,
                 col=i + 1,
             )
         fig.add_hline(y=seen, line=dict(color="#2ca02c", dash="dash", width=1), row=1, col=i + 1)
         fig.add_vline(x=original_max_position, line=dict(color="#555", dash="dot"), row=1, col=i + 1)
-    fig.update_xaxes(title_text="position (log)", type="log")
+    fig.update_xaxes(title_text=_("position (log)"), type="log")
     fig.update_yaxes(type="log", exponentformat="power")
-    fig.update_yaxes(title_text="angle (turns, log)", row=1, col=1)
+    fig.update_yaxes(title_text=_("angle (turns, log)"), row=1, col=1)
     fig = finish(
         fig,
-        title="Rotation angle against position, fast, middle and slow pairs",
+        title=_("Rotation angle against position, fast, middle and slow pairs"),
         subtitle=subtitle_lines(
-            f"dotted vertical: the original context ({original_max_position}); "
-            "dashed green: the largest angle the pair reached in training",
-            "a curve above the green line shows the model angles it never saw",
+            _(
+                "dotted vertical: the original context ({original_max_position}); "
+                "dashed green: the largest angle the pair reached in training"
+            ).format(original_max_position=original_max_position),
+            _("a curve above the green line shows the model angles it never saw"),
         ),
         lecture=lecture,
         height=int(lk.height * 0.9),

@@ -31,13 +31,14 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, heatmap, heatmap_grid, look, number, subtitle_lines
 from posviz.figures.csv import columns_csv, matrix_csv, panels_csv
 from posviz.figures.rope_scaling import FAST, SLOW, f32
+from posviz.i18n import N_, _
 
 SCORE_LEN = 32  # positions of the (R_i q) . (R_j k) heatmap
 SHIFT_POINTS = 40
 DECAY_SAMPLES = 256  # random vectors averaged in the decay curves
 DECAY_DENSE, DECAY_POINTS = 128, 480  # every distance up to 128, then log-spaced
 TOY_LEN = 32
-ATTENTION_TITLES = ["same token, no RoPE", "same token, RoPE", "random q and k, RoPE"]
+ATTENTION_TITLES = [N_("same token, no RoPE"), N_("same token, RoPE"), N_("random q and k, RoPE")]  # CSV: English
 
 
 def score_matrix_figure(scores, *, positions, lecture: bool = False) -> go.Figure:
@@ -47,10 +48,10 @@ def score_matrix_figure(scores, *, positions, lecture: bool = False) -> go.Figur
         scores,
         q_pos=pos,
         k_pos=pos,
-        title="(R_i q) · (R_j k) for one q and one k at every pair of positions",
-        value_name="score",
+        title=_("(R_i q) · (R_j k) for one q and one k at every pair of positions"),
+        value_name=_("score"),
         palette="diverging",
-        subtitle="constant along each diagonal: the score depends on j − i only",
+        subtitle=_("constant along each diagonal: the score depends on j − i only"),
         lecture=lecture,
     )
 
@@ -66,19 +67,21 @@ def shift_figure(shifts, scores, *, m: int, n: int, lecture: bool = False) -> go
             y=y.astype(np.float32),
             mode="lines+markers",
             line=dict(width=lk.line),
-            name="score",
-            hovertemplate="t = %{x}<br>score = %{y:.6g}<extra></extra>",
+            name=_("score"),
+            hovertemplate=_("t = %{x}<br>score = %{y:.6g}") + "<extra></extra>",
         )
     )
     spread = float(y.max() - y.min()) if y.size else 0.0
-    fig.update_xaxes(title_text="shift t (both positions move by t)", type="log" if t.min() > 0 else "linear")
+    fig.update_xaxes(title_text=_("shift t (both positions move by t)"), type="log" if t.min() > 0 else "linear")
     fig.update_yaxes(title_text="(R_(m+t) q) · (R_(n+t) k)", exponentformat="none")
     pad = max(abs(float(y.mean())) * 0.05, 1e-3) if y.size else 1.0
     fig.update_yaxes(range=[float(y.mean()) - pad, float(y.mean()) + pad])
     return finish(
         fig,
-        title=f"Shifting both positions: m + t = {m} + t, n + t = {n} + t",
-        subtitle=f"largest minus smallest score over these shifts: {number(spread, 3)} (float64 rounding)",
+        title=_("Shifting both positions: m + t = {m} + t, n + t = {n} + t").format(m=m, n=n),
+        subtitle=_("largest minus smallest score over these shifts: {spread} (float64 rounding)").format(
+            spread=number(spread, 3)
+        ),
         lecture=lecture,
         height=int(lk.height * 0.75),
     )
@@ -109,10 +112,10 @@ def decay_figure(
     rises = int((np.diff(rel["b"][keep]) > 0).sum())
     fig = go.Figure()
     for y, name, color, dash, width in (
-        (rel["b"], "RoFormer bound (1/(d/2)) Σ|S_j|", "#444444", "solid", lk.line),
-        (envelope, "its envelope (max at this distance or beyond)", "#444444", "dash", 1),
-        (rel["a"], "mean |q · R_r q| (k = q)", SLOW, "solid", lk.line),
-        (rel["i"], "mean |q · R_r k| (independent q, k)", FAST, "solid", lk.line),
+        (rel["b"], _("RoFormer bound (1/(d/2)) Σ|S_j|"), "#444444", "solid", lk.line),
+        (envelope, _("its envelope (max at this distance or beyond)"), "#444444", "dash", 1),
+        (rel["a"], _("mean |q · R_r q| (k = q)"), SLOW, "solid", lk.line),
+        (rel["i"], _("mean |q · R_r k| (independent q, k)"), FAST, "solid", lk.line),
     ):
         fig.add_trace(
             go.Scatter(
@@ -121,19 +124,24 @@ def decay_figure(
                 mode="lines",
                 line=dict(color=color, dash=dash, width=width),
                 name=name,
-                hovertemplate="distance r = %{x}<br>relative to r = 0: %{y:.3g}<extra>" + name + "</extra>",
+                hovertemplate=_("distance r = %{x}<br>relative to r = 0: %{y:.3g}") + "<extra>" + name + "</extra>",
             )
         )
-    fig.update_xaxes(title_text="distance r = n − m (log)", type="log")
-    fig.update_yaxes(title_text="relative to distance 0", rangemode="tozero")
+    fig.update_xaxes(title_text=_("distance r = n − m (log)"), type="log")
+    fig.update_yaxes(title_text=_("relative to distance 0"), rangemode="tozero")
+    drawn = int(keep.sum())
     return finish(
         fig,
-        title=f"Long-term decay, d = {dim}, distances up to {seq_len - 1}",
+        title=_("Long-term decay, d = {dim}, distances up to {last}").format(dim=dim, last=seq_len - 1),
         subtitle=subtitle_lines(
-            f"an envelope, not a monotone curve: the bound rises again at {rises} of {int(keep.sum()) - 1} steps "
-            f"between the {int(keep.sum())} distances drawn",
-            f"measured over {samples} random standard-normal vectors; "
-            "independent q and k show no decay: it needs q and k to agree",
+            _(
+                "an envelope, not a monotone curve: the bound rises again at {rises} of {steps} steps "
+                "between the {drawn} distances drawn"
+            ).format(rises=rises, steps=drawn - 1, drawn=drawn),
+            _(
+                "measured over {samples} random standard-normal vectors; "
+                "independent q and k show no decay: it needs q and k to agree"
+            ).format(samples=samples),
         ),
         lecture=lecture,
         height=int(lk.height * 1.1),
@@ -148,15 +156,16 @@ def attention_figure(weights, *, positions, titles: list[str], lecture: bool = F
         q_pos=pos,
         k_pos=pos,
         titles=titles,
-        title="Attention on a toy sequence, causal, with and without RoPE on q and k",
-        subtitle="same token: every position holds the same vector, so only RoPE can tell them apart; "
-        "colour: log scale",
-        value_name="weight",
+        title=_("Attention on a toy sequence, causal, with and without RoPE on q and k"),
+        subtitle=_(
+            "same token: every position holds the same vector, so only RoPE can tell them apart; colour: log scale"
+        ),
+        value_name=_("weight"),
         palette="sequential",
         cols=len(titles),
         lecture=lecture,
         mask=pos[None, :] > pos[:, None],
-        mask_label="future keys j > i: masked",
+        mask_label=_("future keys j > i: masked"),
         log_scale=True,
     )
 
@@ -321,5 +330,6 @@ def attention(
     g = torch.Generator().manual_seed(seed + 2)
     weights = rope_toy_attention(dim, length, inv_freq=inv, attention_factor=att, layout=layout, generator=g).numpy()
     positions = list(range(length))
-    figure = attention_figure(weights, positions=positions, titles=ATTENTION_TITLES, lecture=lecture)
+    titles = [_(t) for t in ATTENTION_TITLES]
+    figure = attention_figure(weights, positions=positions, titles=titles, lecture=lecture)
     return Chart.of(figure, lambda: panels_csv(dict(zip(ATTENTION_TITLES, weights, strict=True)), positions, positions))

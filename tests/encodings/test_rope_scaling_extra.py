@@ -10,17 +10,21 @@ import pytest
 import torch
 
 import posviz.encodings.rope as rope
+import posviz.i18n as i18n
 from posviz.encodings.rope import rope_inv_freq
 from posviz.encodings.rope_scaling import (
     ALL_METHODS,
     METHODS,
     ROPE_SCALING,
+    RULES,
     longrope_attention_factor,
     method_source,
     mla_head_dims,
     mla_softmax_scale,
     rope_scaling,
     rotary_dim,
+    rule_message,
+    rule_pattern,
 )
 
 SHORT, LONG = [1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 8.0, 16.0]
@@ -160,3 +164,48 @@ def test_mla_softmax_scale_carries_yarn_mscale():
     _, att = rope_scaling("yarn", 64, base=10000.0, factor=40.0, original_max_position=4096,
                           mscale=1.0, mscale_all_dim=1.0)  # fmt: skip
     assert att == 1.0
+
+
+# --- the rules' messages in the reader's language ----------------------------------------------------------
+# The methods' functions are shown as source and run with math and torch alone, so they raise in English;
+# rope_scaling gives each message in the run's language through its template in RULES.
+
+RULE_CASES = [
+    ("dynamic", 2, {}),
+    ("yarn", 8, dict(beta_fast=1.0, beta_slow=8.0)),
+    ("yarn", 8, dict(beta_fast=-1.0)),
+    ("llama3", 8, dict(low_freq_factor=4.0, high_freq_factor=2.0)),
+    ("longrope", 8, dict(short_factor=[1.0, -2.0, 1.0, 1.0], long_factor=LONG)),
+]
+
+
+def raised_by_function(method: str, dim: int, opts: dict) -> str:
+    with pytest.raises(ValueError) as raised:
+        ROPE_SCALING[method].compute(
+            rope_inv_freq(dim), dim=dim, base=10000.0, factor=4.0, original_max_position=64, **opts
+        )
+    return str(raised.value)
+
+
+@pytest.mark.parametrize("method, dim, opts", RULE_CASES)
+def test_each_rule_of_a_shown_function_has_its_template(method, dim, opts):
+    message = raised_by_function(method, dim, opts)
+    templates = [t for t in RULES if rule_pattern(t).fullmatch(message)]
+    assert len(templates) == 1, message
+    assert templates[0].format(**rule_pattern(templates[0]).fullmatch(message).groupdict()) == message
+    assert rule_message(message) == message  # English: unchanged
+
+
+def test_rope_scaling_gives_a_rule_in_the_runs_language(monkeypatch):
+    template = "beta_fast ({beta_fast}) must be at least beta_slow ({beta_slow}): the fast pairs turn more often."
+    assert template in RULES
+    zh = i18n.Catalogue("zh", messages={template: "beta_fast（{beta_fast}）不能小于 beta_slow（{beta_slow}）"})
+    monkeypatch.setattr(i18n, "catalogue", lambda lang: zh)
+    kw = dict(factor=4.0, original_max_position=64, beta_fast=1.0, beta_slow=8.0)
+    with pytest.raises(ValueError) as english:
+        rope_scaling("yarn", 8, **kw)
+    assert str(english.value) == template.format(beta_fast=1, beta_slow=8)  # {:g} of 1.0 and 8.0
+    with i18n.use("zh"), pytest.raises(ValueError) as chinese:
+        rope_scaling("yarn", 8, **kw)
+    assert str(chinese.value) == "beta_fast（1）不能小于 beta_slow（8）"
+    assert rule_message("a message of no rule") == "a message of no rule"

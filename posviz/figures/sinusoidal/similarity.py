@@ -25,6 +25,7 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import Panel, as_array, compact, finish, heatmap, heatmap_row, look, subtitle_lines
 from posviz.figures.csv import columns_csv, matrix_csv, panels_csv
 from posviz.figures.sinusoidal.table import WAVE_COLORS
+from posviz.i18n import _
 
 SIM_POINTS = 128  # per axis of the similarity heatmaps
 PROFILE_POINTS = 400  # log-spaced distances of the profile past the dense ones
@@ -40,8 +41,10 @@ def similarity_figure(sim, *, positions, seq_len: int, dim: int, lecture: bool =
         k_pos=pos,
         q_len=seq_len,
         k_len=seq_len,
-        title="Similarity PE_i · PE_j: constant along each diagonal j − i",
-        subtitle=f"the diagonal is |PE|² = d/2 = {dim // 2}; the same in both layouts (a permutation keeps dots)",
+        title=_("Similarity PE_i · PE_j: constant along each diagonal j − i"),
+        subtitle=_("the diagonal is |PE|² = d/2 = {half}; the same in both layouts (a permutation keeps dots)").format(
+            half=dim // 2
+        ),
         value_name="PE_i · PE_j",
         palette="diverging",
         lecture=lecture,
@@ -74,15 +77,17 @@ def profile_figure(distances, closed, measured: dict[str, np.ndarray], *, dim: i
                 hovertemplate=f"{name}<br>r = %{{x}}<br>PE_p · PE_(p+r) = %{{y:.4f}}<extra></extra>",
             )
         )
-    fig.update_xaxes(title_text="distance r (log)", type="log" if r.min() > 0 else "linear")
+    fig.update_xaxes(title_text=_("distance r (log)"), type="log" if r.min() > 0 else "linear")
     fig.update_yaxes(title_text="PE_p · PE_(p+r)")
     return finish(
         fig,
-        title="The similarity depends on the distance only",
+        title=_("The similarity depends on the distance only"),
         subtitle=subtitle_lines(
-            f"measured from different p, every marker lands on the same curve; {dim // 2} at r = 0, "
-            "falling and oscillating with distance",
-            "it is even in r: PE alone cannot tell a key before from a key after",
+            _(
+                "measured from different p, every marker lands on the same curve; {half} at r = 0, "
+                "falling and oscillating with distance"
+            ).format(half=dim // 2),
+            _("it is even in r: PE alone cannot tell a key before from a key after"),
         ),
         lecture=lecture,
     )
@@ -93,15 +98,17 @@ def learned_figure(sinusoidal_cos, learned_cos, *, positions, seq_len: int, lect
     pos = as_array(positions)
     return heatmap_row(
         [
-            Panel(sinusoidal_cos, "sinusoidal: bands along the diagonals", "cosine", "diverging", -1, 1),
-            Panel(learned_cos, "learned, at initialisation: no structure", "cosine", "diverging", -1, 1),
+            Panel(sinusoidal_cos, _("sinusoidal: bands along the diagonals"), _("cosine"), "diverging", -1, 1),
+            Panel(learned_cos, _("learned, at initialisation: no structure"), _("cosine"), "diverging", -1, 1),
         ],
         q_pos=pos,
         k_pos=pos,
         q_len=seq_len,
         k_len=seq_len,
-        title="Cosine similarity of position vectors: sinusoidal against learned (BERT/GPT style)",
-        subtitle="learned table seeded N(0, 0.02²) as BERT and GPT-2 initialise it; training has to discover any order",
+        title=_("Cosine similarity of position vectors: sinusoidal against learned (BERT/GPT style)"),
+        subtitle=_(
+            "learned table seeded N(0, 0.02²) as BERT and GPT-2 initialise it; training has to discover any order"
+        ),
         shared_scale=True,
         lecture=lecture,
     )
@@ -140,13 +147,15 @@ def profile(*, seq_len: int, dim: int, base: float, layout: str, lecture: bool =
     form ``sum_k cos(r theta_k)``, against the distances (r,) of :func:`profile_distances`."""
     r = profile_distances(seq_len)
     closed = sinusoidal_similarity(r, dim, base=base).numpy()  # (r,)
-    measured = {  # (r,) each, NaN past the sequence
+    starts = profile_starts(seq_len)
+    measured = {  # (r,) each, NaN past the sequence; the CSV's columns, in English
         f"measured from p = {p}": sinusoidal_similarity_from(
             p, r, dim, base=base, layout=layout, length=seq_len
         ).numpy()
-        for p in profile_starts(seq_len)
+        for p in starts
     }
-    figure = profile_figure(r.numpy(), closed, measured, dim=dim, lecture=lecture)
+    named = {_("measured from p = {p}").format(p=p): y for p, y in zip(starts, measured.values(), strict=True)}
+    figure = profile_figure(r.numpy(), closed, named, dim=dim, lecture=lecture)
     columns = {"distance r": r.numpy(), "sum cos(r theta_k)": closed, **measured}
     return Chart.of(figure, lambda: columns_csv(columns))
 

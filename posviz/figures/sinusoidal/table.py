@@ -34,15 +34,21 @@ from posviz.figures.common import (
     subtitle_lines,
 )
 from posviz.figures.csv import columns_csv, matrix_csv
+from posviz.i18n import DEFAULT, N_, _, current
 
 TABLE_POINTS = 192  # rows of the table heatmap
 WAVE_POINTS = 1000
 LAYOUT_POSITIONS = 48  # rows of the side-by-side layouts
 LAYOUT_NAMES = {
-    "interleaved": "interleaved [sin₀, cos₀, sin₁, cos₁, …]",
-    "concat": "concat [sin₀, sin₁, …, cos₀, cos₁, …]",
+    "interleaved": N_("interleaved [sin₀, cos₀, sin₁, cos₁, …]"),
+    "concat": N_("concat [sin₀, sin₁, …, cos₀, cos₁, …]"),
 }
 WAVE_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+
+
+def _nth(n: int) -> str:
+    """``n`` as an English ordinal ("3rd"); another language writes the bare number into its sentence."""
+    return ordinal(n) if current() == DEFAULT else str(n)
 
 
 def _stride_note(positions, seq_len: int) -> str | None:
@@ -50,7 +56,9 @@ def _stride_note(positions, seq_len: int) -> str | None:
     if len(pos) >= seq_len:
         return None
     stride = int(pos[1] - pos[0]) if len(pos) > 1 else seq_len
-    return f"Strided sample: {len(pos)} of {seq_len} positions (every {ordinal(stride)}, plus the last)"
+    return _("Strided sample: {shown} of {total} positions (every {nth}, plus the last)").format(
+        shown=len(pos), total=seq_len, nth=_nth(stride)
+    )
 
 
 def _component_trace(table, positions, *, name: str, coloraxis: str = "coloraxis") -> go.Heatmap:
@@ -61,7 +69,7 @@ def _component_trace(table, positions, *, name: str, coloraxis: str = "coloraxis
         y=compact(as_array(positions)),
         coloraxis=coloraxis,
         name=name,
-        hovertemplate="position p = %{y}<br>component %{x}<br>value = %{z:.3f}<extra>" + name + "</extra>",
+        hovertemplate=_("position p = %{y}<br>component %{x}<br>value = %{z:.3f}") + "<extra>" + name + "</extra>",
     )
 
 
@@ -90,25 +98,30 @@ def table_figure(table, *, positions, seq_len: int, layout: str, base: float, le
     fig.update_traces(hoverongaps=False)
     fig.update_layout(coloraxis=dict(colorscale=DIVERGING, cmin=-1, cmax=1, cmid=0, colorbar=dict(title="PE")))
     fig.update_xaxes(
-        title_text="component (fast → slow)" if layout == "interleaved" else "component: sin | cos", showgrid=False
+        title_text=_("component (fast → slow)") if layout == "interleaved" else _("component: sin | cos"),
+        showgrid=False,
     )
-    fig.update_yaxes(title_text="position p", autorange="reversed", showgrid=False)
+    fig.update_yaxes(title_text=_("position p"), autorange="reversed", showgrid=False)
     if layout == "concat":
         fig.add_vline(x=dim / 2 - 0.5, line=dict(color="#111", dash="dash", width=look(lecture).line))
     note = None
     if bad.any():
-        label = f"λ < 2 × stride ({2 * stride}): aliased in this sample, not drawn"
+        label = _("λ < 2 × stride ({twice}): aliased in this sample, not drawn").format(twice=2 * stride)
         mask = np.broadcast_to(bad[None, :], z.shape)
         for trace in mask_traces(mask, positions, np.arange(dim), label=label, lecture=lecture):
             fig.add_trace(trace)
         fig.update_layout(plot_bgcolor=MASK_COLOR)
-        note = f"{int(bad.sum())} of {dim} components repeat faster than every {2 * stride} tokens: grey"
+        note = _("{bad} of {dim} components repeat faster than every {twice} tokens: grey").format(
+            bad=int(bad.sum()), dim=dim, twice=2 * stride
+        )
     return finish(
         fig,
-        title=f"The sinusoidal table, {LAYOUT_NAMES[layout]}",
+        title=_("The sinusoidal table, {layout}").format(layout=_(LAYOUT_NAMES[layout])),
         subtitle=subtitle_lines(
-            f"PE(p, 2k) = sin(p θ_k), PE(p, 2k+1) = cos(p θ_k), θ_k = {number(base)}^(−2k/{dim}); "
-            "left columns change every token, right ones hardly at all",
+            _(
+                "PE(p, 2k) = sin(p θ_k), PE(p, 2k+1) = cos(p θ_k), θ_k = {base}^(−2k/{dim}); "
+                "left columns change every token, right ones hardly at all"
+            ).format(base=number(base), dim=dim),
             _stride_note(positions, seq_len),
             note,
         ),
@@ -160,9 +173,11 @@ def waves_figure(
                     line=dict(width=0, color=color),
                     fillcolor=color,
                     opacity=0.2,
-                    name=f"{label}: aliased at this stride, its range ±1 shown",
-                    hovertemplate=f"component {comp}: wavelength {number(waves[c])} < 2 × stride {stride}"
-                    "<extra></extra>",
+                    name=_("{label}: aliased at this stride, its range ±1 shown").format(label=label),
+                    hovertemplate=_("component {comp}: wavelength {wavelength} < 2 × stride {stride}").format(
+                        comp=comp, wavelength=number(waves[c]), stride=stride
+                    )
+                    + "<extra></extra>",
                 )
             )
             continue
@@ -173,20 +188,26 @@ def waves_figure(
                 mode="lines",
                 name=label,
                 line=dict(width=lk.line, color=color),
-                hovertemplate=f"component {comp}<br>position = %{{x}}<br>PE = %{{y:.3f}}<extra></extra>",
+                hovertemplate=_("component {comp}").format(comp=comp)
+                + "<br>"
+                + _("position = %{x}")
+                + "<br>PE = %{y:.3f}<extra></extra>",
             )
         )
-    fig.update_xaxes(title_text="position p")
-    fig.update_yaxes(title_text="PE(p, component)", range=[-1.1, 1.1])
+    fig.update_xaxes(title_text=_("position p"))
+    fig.update_yaxes(title_text=_("PE(p, component)"), range=[-1.1, 1.1])
     stride_note = _stride_note(pos, seq_len)
     return finish(
         fig,
-        title="Chosen components against position: one wave per frequency",
+        title=_("Chosen components against position: one wave per frequency"),
         subtitle=subtitle_lines(
-            "a component with wavelength λ repeats every λ tokens; together they give every position its own pattern",
-            stride_note and stride_note + "; waves shorter than twice the stride are aliased",
-            "shaded: aliased components, drawn as the band they fill" if bad.any() else None,
-            "the fastest waves fill a solid band at this length: drag a box to zoom in" if dense else None,
+            _(
+                "a component with wavelength λ repeats every λ tokens; "
+                "together they give every position its own pattern"
+            ),
+            stride_note and stride_note + _("; waves shorter than twice the stride are aliased"),
+            _("shaded: aliased components, drawn as the band they fill") if bad.any() else None,
+            _("the fastest waves fill a solid band at this length: drag a box to zoom in") if dense else None,
         ),
         lecture=lecture,
     )
@@ -198,7 +219,7 @@ def layouts_figure(interleaved, concat, perm, *, positions, lecture: bool = Fals
     fig = make_subplots(
         rows=1,
         cols=3,
-        subplot_titles=["interleaved (the paper)", "concat (Transformer-XL)", "P: concat = interleaved · P"],
+        subplot_titles=[_("interleaved (the paper)"), _("concat (Transformer-XL)"), "P: concat = interleaved · P"],
         horizontal_spacing=0.08,
     )
     fig.add_trace(_component_trace(interleaved, positions, name="interleaved"), row=1, col=1)
@@ -215,25 +236,25 @@ def layouts_figure(interleaved, concat, perm, *, positions, lecture: bool = Fals
             zmin=0,
             zmax=1,
             showscale=False,
-            hovertemplate="interleaved component %{y}<br>concat component %{x}<br>P = %{z}<extra></extra>",
+            hovertemplate=_("interleaved component %{y}<br>concat component %{x}") + "<br>P = %{z}<extra></extra>",
         ),
         row=1,
         col=3,
     )
     fig.update_layout(coloraxis=dict(colorscale=DIVERGING, cmin=-1, cmax=1, cmid=0, colorbar=dict(title="PE")))
     for c in (1, 2):
-        fig.update_xaxes(title_text="component", row=1, col=c)
-    fig.update_xaxes(title_text="concat component", row=1, col=3)
-    fig.update_yaxes(title_text="position p", row=1, col=1)
-    fig.update_yaxes(title_text="interleaved component", row=1, col=3)
+        fig.update_xaxes(title_text=_("component"), row=1, col=c)
+    fig.update_xaxes(title_text=_("concat component"), row=1, col=3)
+    fig.update_yaxes(title_text=_("position p"), row=1, col=1)
+    fig.update_yaxes(title_text=_("interleaved component"), row=1, col=3)
     fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False)
     fig.update_xaxes(showgrid=False, zeroline=False)
     fig = finish(
         fig,
-        title="The two layouts are one permutation apart",
+        title=_("The two layouts are one permutation apart"),
         subtitle=subtitle_lines(
-            "perm = [0, 2, …, d−2, 1, 3, …, d−1]: every sin, then every cos",
-            "a checkpoint trained in one layout needs its input rows permuted to run in the other",
+            _("perm = [0, 2, …, d−2, 1, 3, …, d−1]: every sin, then every cos"),
+            _("a checkpoint trained in one layout needs its input rows permuted to run in the other"),
         ),
         lecture=lecture,
     )
@@ -259,7 +280,7 @@ def wave_components(dim: int, layout: str) -> tuple[list[int], list[str]]:
                 comps.append(2 * k + (kind == "cos"))
             else:
                 comps.append(k + half * (kind == "cos"))
-            labels.append(f"component {comps[-1]}: {kind}(p θ_{k})")
+            labels.append(_("component {comp}: {kind}(p θ_{k})").format(comp=comps[-1], kind=kind, k=k))
     return comps, labels
 
 

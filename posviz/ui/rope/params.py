@@ -11,50 +11,52 @@ from collections.abc import Mapping
 from typing import Any
 
 from posviz.encodings.rope_scaling import METHODS, ROPE_SCALING, Option
+from posviz.i18n import N_
 from posviz.ui.params import MAX_CURVE_LEN, Param
 
 UNSET = 0.0  # a number field's value for an option Hugging Face leaves unset (None)
 PAGE_OPTIONS = ("seq_len",)  # options the page reads from its own controls, not the method's
 
-M = Param("m", "Position m", "int", 2, "number", min=0, max=MAX_CURVE_LEN - 1, step=1, help="Query position.")
-N = Param("n", "Position n", "int", 5, "number", min=0, max=MAX_CURVE_LEN - 1, step=1, help="Key position.")
+M = Param("m", N_("Position m"), "int", 2, "number", min=0, max=MAX_CURVE_LEN - 1, step=1, help=N_("Query position."))
+N = Param("n", N_("Position n"), "int", 5, "number", min=0, max=MAX_CURVE_LEN - 1, step=1, help=N_("Key position."))
 METHOD = Param(
     "method",
-    "Scaling method",
+    N_("Scaling method"),
     "choice",
     METHODS[0],
     "radio",
     options=METHODS,
     option_labels={t: ROPE_SCALING[t].label for t in METHODS},
-    help="Context-extension method, as Hugging Face rope_type.",
+    help=N_("Context-extension method, as Hugging Face rope_type."),
 )
 FACTOR = Param(
     "factor",
-    "Scaling factor",
+    N_("Scaling factor"),
     "float",
     4.0,
     "number",
     min=1.0,
     max=256.0,
     step=0.25,
-    help="How many times longer the new context is than the original one.",
+    help=N_("How many times longer the new context is than the original one."),
 )
 ORIGINAL_MAX_POSITION = Param(
     "original_max_position",
-    "Original context original_max_position",
+    N_("Original context original_max_position"),
     "int",
     4096,
     "number",
     min=16,
     max=MAX_CURVE_LEN,
     step=1,
-    help="The context length the model was trained on (max_position_embeddings for dynamic).",
+    help=N_("The context length the model was trained on (max_position_embeddings for dynamic)."),
 )
 
 
-def _param(method: str, o: Option) -> Param:
-    """A method's option as a control: a toggle, or a number box where 0 means unset."""
-    label, help = o.label or o.name, f"{ROPE_SCALING[method].label}: {o.help}"
+def _param(o: Option) -> Param:
+    """A method's option as a control: a toggle, or a number box where 0 means unset (label and help as the
+    registry writes them, marked there for the catalogue; the help names the method first)."""
+    label, help = o.label or o.name, o.help
     if isinstance(o.default, bool):
         return Param(o.name, label, "bool", o.default, "toggle", help=help)
     lo, hi = o.bounds or (UNSET, UNSET)
@@ -64,7 +66,7 @@ def _param(method: str, o: Option) -> Param:
 
 # Every method's own options on the page, by URL key, in the registry's order.
 OPTION_PARAMS: dict[str, Param] = {
-    o.name: _param(t, o) for t in METHODS for o in ROPE_SCALING[t].options if o.name not in PAGE_OPTIONS
+    o.name: _param(o) for t in METHODS for o in ROPE_SCALING[t].options if o.name not in PAGE_OPTIONS
 }
 METHOD_CONTROLS: dict[str, tuple[str, ...]] = {
     t: ROPE_SCALING[t].reads + tuple(o.name for o in ROPE_SCALING[t].options if o.name not in PAGE_OPTIONS)

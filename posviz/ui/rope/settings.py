@@ -8,6 +8,7 @@ from typing import Any
 
 from posviz.encodings.rope import LAYOUTS
 from posviz.encodings.rope_scaling import ScalingOptions, rope_scaling
+from posviz.i18n import N_, _
 from posviz.ui.params import PARAMS
 from posviz.ui.rope.params import (
     FACTOR,
@@ -38,14 +39,14 @@ _TYPES = {"int": int, "float": float, "bool": bool}
 RopeSettings = make_dataclass(
     "RopeSettings",
     [
-        ("dim", int, setting(PARAMS["dim"], section="Vectors and positions")),
+        ("dim", int, setting(PARAMS["dim"], section=N_("Vectors and positions"))),
         ("base", float, setting(PARAMS["base"])),
         ("layout", str, setting(PARAMS["layout"], options=LAYOUTS)),
         ("m", int, setting(M)),
         ("n", int, setting(N)),
         ("seq_len", int, setting(PARAMS["seq_len"], default=16384)),
         ("seed", int, setting(PARAMS["seed"])),
-        ("method", str, setting(METHOD, section="Context extension")),
+        ("method", str, setting(METHOD, section=N_("Context extension"))),
         ("factor", float, setting(FACTOR, when=_shown("factor"))),
         ("original_max_position", int, setting(ORIGINAL_MAX_POSITION, when=_shown("original_max_position"))),
         *((key, _TYPES[p.kind], setting(p, when=_shown(key))) for key, p in OPTION_PARAMS.items()),
@@ -74,5 +75,5 @@ def problem(s: Any) -> str | None:
             **dict(scaling_options(s)),
         )
     except ValueError as err:
-        return f"{err} Change the {s.method} settings in the sidebar."
+        return _("{problem} Change the {method} settings in the sidebar.").format(problem=err, method=s.method)
     return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from posviz.encodings.sinusoidal import LAYOUTS, sinusoidal_inv_freq
+from posviz.i18n import N_
 from posviz.ui.params import MAX_LEN, PARAMS
 from posviz.ui.settings import setting
 
@@ -15,7 +16,7 @@ LEARNED_MAX = 4096  # rows of the learned table drawn (BERT has 512, GPT-2 1024)
 class SinusoidalSettings:
     """Everything that determines the sinusoidal page's tensors, in sidebar order."""
 
-    seq_len: int = setting(PARAMS["seq_len"], section="Table", bounds=(None, MAX_LEN))
+    seq_len: int = setting(PARAMS["seq_len"], section=N_("Table"), bounds=(None, MAX_LEN))
     dim: int = setting(PARAMS["dim"])
     base: float = setting(PARAMS["base"])
     layout: str = setting(PARAMS["layout"], options=LAYOUTS)
