@@ -196,6 +196,10 @@ def page_texts(at: Any) -> list[tuple[str, str]]:
                 out.append((f"{kind} help", helptext))
             for caption in getattr(e.proto, "captions", []):
                 out.append((f"{kind} caption", caption))
+    for e in at.metric:
+        out += [("metric", e.label), ("metric", str(e.value))]
+        if e.proto.help:
+            out.append(("metric help", e.proto.help))
     for e in at.get("html"):
         out.append(("html", _SCRIPT.sub(" ", e.proto.body)))
     for e in at.get("bidi_component"):
