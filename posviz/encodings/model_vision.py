@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from posviz.encodings.multimodal import vision_head_dim, vision_model
+from posviz.i18n import _
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,11 @@ def _whole(value: object, name: str, lo: int = 1, hi: int = 1 << 16) -> int:
     if isinstance(value, list | tuple) and value and all(v == value[0] for v in value):
         value = value[0]  # a square patch given as [p, p]
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lo <= value <= hi:
-        raise ValueError(f"{name} must be a whole number in [{lo}, {hi:,}], got {str(value)[:40]}.")
+        raise ValueError(
+            _("{field} must be a whole number in [{lo}, {hi:,}], got {value}.").format(
+                field=name, lo=lo, hi=hi, value=str(value)[:40]
+            )
+        )
     return int(value)
 
 
@@ -130,7 +135,11 @@ def vision_facts(built: Any) -> VisionFacts | None:
         from_config = given is not None
         raw = given if from_config else rule.section
         if not isinstance(raw, list | tuple) or len(raw) != 3:
-            raise ValueError(f"rope_parameters.mrope_section must list three pair counts (t, h, w), got {raw!r:.40}.")
+            raise ValueError(
+                _("rope_parameters.mrope_section must list three pair counts (t, h, w), got {value}.").format(
+                    value=f"{raw!r:.40}"
+                )
+            )
         section = tuple(_whole(v, "rope_parameters.mrope_section", lo=0, hi=4096) for v in raw)
         per_second = _get(vision, "tokens_per_second")
         if per_second is not None:

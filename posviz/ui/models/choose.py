@@ -18,15 +18,16 @@ from dataclasses import fields
 import streamlit as st
 
 from posviz.hub import HubError, parse_model_ref
+from posviz.i18n import N_, _
 from posviz.ui import state
 from posviz.ui.controls import control
 from posviz.ui.models.remote import is_hub
-from posviz.ui.models.settings import MODEL, VS, ModelsSettings
+from posviz.ui.models.settings import MODEL, NONE, VS, ModelsSettings
 from posviz.ui.params import Param, parse, plain, quote_raw
 
 MODEL_SIDES = (MODEL, VS)
-HUB_LABELS = {"model": "…or a model on the Hub", "vs": "…or one on the Hub beside it"}
-HUB_HELP = (
+HUB_LABELS = {"model": N_("…or a model on the Hub"), "vs": N_("…or one on the Hub beside it")}
+HUB_HELP = N_(
     "A Hugging Face Hub model id, namespace/name (Qwen/Qwen3-8B), optionally @revision (a branch, tag or commit). "
     "The server fetches its config.json and reads it as an upload; the address bar then opens it for anyone."
 )
@@ -61,10 +62,9 @@ def _from_link(p: Param) -> tuple[str, str | None, bool]:
         try:
             ref = str(parse_model_ref(text))
         except HubError as e:
-            why = (
-                f"{p.key}={quote_raw(text)} in the link is not a shipped config or a Hub model id: "
-                f"{plain(str(e))} Using {p.default} instead."
-            )
+            why = _(
+                "{key}={value} in the link is not a shipped config or a Hub model id: {why} Using {default} instead."
+            ).format(key=p.key, value=quote_raw(text), why=plain(str(e)), default=p.default)
             return p.default, why, True
         return ref, None, raw != [ref]
     value, notice = parse(p, raw)
@@ -90,11 +90,17 @@ def _typed(p: Param, box: str) -> None:
     try:
         ref = str(parse_model_ref(text))
     except HubError as e:
-        notices[p.key] = (f"{quote_raw(text)} was not opened: {plain(str(e))}", st.session_state.get(p.key))
+        said = _("{value} was not opened: {why}").format(value=quote_raw(text), why=plain(str(e)))
+        notices[p.key] = (said, st.session_state.get(p.key))
         return
     notices.pop(p.key, None)
     _write(p.key, ref, p.default)
     st.session_state[box] = ""  # the list above now shows it; the box is free for the next one
+
+
+def _option(value: str) -> str:
+    """A model's name in the list as written; "none" (no second model) in the run's language."""
+    return _("none") if value == NONE else value
 
 
 def _model_control(p: Param, where) -> tuple[str, str | None]:
@@ -110,10 +116,10 @@ def _model_control(p: Param, where) -> tuple[str, str | None]:
     notice = notices[p.key][0] if p.key in notices else None
     options = list(p.options) + ([value] if value not in p.options else [])
     st.session_state[p.key] = st.session_state[_SHOWN + p.key] = value  # the list shows the link's model
-    where.selectbox(p.label, options, key=p.key, help=p.help, on_change=_picked, args=(p,))
+    where.selectbox(_(p.label), options, key=p.key, help=_(p.help), on_change=_picked, args=(p,), format_func=_option)
     box = f"{state.MODELS_HUB_BOX}{p.key}"
     where.text_input(
-        HUB_LABELS[p.key], key=box, placeholder="namespace/name", help=HUB_HELP, on_change=_typed, args=(p, box)
+        _(HUB_LABELS[p.key]), key=box, placeholder="namespace/name", help=_(HUB_HELP), on_change=_typed, args=(p, box)
     )
     return value, notice
 
@@ -127,7 +133,7 @@ def read_models_settings(where=None) -> tuple[ModelsSettings, list[str]]:
         meta = f.metadata
         p: Param = meta["param"]
         if meta["section"]:
-            where.subheader(meta["section"])
+            where.subheader(_(meta["section"]))
         if p in MODEL_SIDES:
             values[f.name], notice = _model_control(p, where)
             notices += [notice] if notice else []
