@@ -20,6 +20,7 @@ from posviz.ui.exports import show_figure
 from posviz.ui.models import texts
 from posviz.ui.models.links import link_markdown
 from posviz.ui.models.notes import lesson
+from posviz.ui.models.shipped import said
 from posviz.ui.models.sides import Side
 from posviz.ui.models.snippets import models_snippet
 from posviz.ui.params import plain
@@ -56,9 +57,9 @@ def overview(side: Side, lecture: bool) -> None:
     if m.source.startswith("https://") and " " not in m.source:
         st.caption(_("Fields from [{model}'s config.json]({url}).").format(model=plain(m.model_id), url=m.source))
     elif m.source:  # a sentence, not an address (several sources, or transformers' class defaults)
-        st.caption(_("{model}: {source}.").format(model=plain(m.model_id), source=plain(_(m.source))))
+        st.caption(_("{model}: {source}.").format(model=plain(m.model_id), source=plain(said(m.source))))
     if m.note:
-        st.caption(plain(_(m.note)))
+        st.caption(plain(said(m.note)))
     st.markdown(link_markdown(m.mp))
 
 
