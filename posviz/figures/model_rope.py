@@ -127,7 +127,8 @@ def _group_column(g: RopeGroup, seq_len: int | None) -> dict[str, str]:
     if s.softmax_scale_factor != 1.0:
         col[_("softmax scale × (MLA)")] = f"{s.softmax_scale_factor:.6g}"
     never = _("{never} of {pairs}").format(never=len(g.never), pairs=len(g.inv_freq))
-    col[_("pairs that never complete a turn")] = never + (f": k = {ranges(g.never)}" if len(g.never) else "")
+    which = _(": k = {pairs}").format(pairs=ranges(g.never)) if len(g.never) else ""
+    col[_("pairs that never complete a turn")] = never + which
     return col
 
 
