@@ -13,6 +13,8 @@ import struct
 import torch
 from safetensors.torch import load as load_safetensors
 
+from posviz.i18n import _
+
 TABLE_SUFFIX = "relative_attention_bias.weight"
 MAX_HEADER_BYTES = 16 * 1024 * 1024
 _FLOAT_DTYPES = {"F16", "BF16", "F32", "F64"}
@@ -46,40 +48,50 @@ def read_bias_tables(data: bytes, *, max_bytes: int) -> dict[str, torch.Tensor]:
     """
     if len(data) > max_bytes:
         raise CheckpointError(
-            f"The file is {len(data) / 2**20:.1f} MiB; the limit is {max_bytes / 2**20:.0f} MiB. "
-            "Save just the bias table into a small file (snippet below) and upload that."
+            _(
+                "The file is {size:.1f} MiB; the limit is {limit:.0f} MiB. "
+                "Save just the bias table into a small file (snippet below) and upload that."
+            ).format(size=len(data) / 2**20, limit=max_bytes / 2**20)
         )
     if len(data) < 8:
-        raise CheckpointError("The file is too short to be safetensors (it has no header).")
+        raise CheckpointError(_("The file is too short to be safetensors (it has no header)."))
     (header_len,) = struct.unpack("<Q", data[:8])
     if header_len > min(MAX_HEADER_BYTES, len(data) - 8):
         raise CheckpointError(
-            "This is not a safetensors file: its first 8 bytes do not give a plausible "
-            "header length. (Pickled PyTorch .bin/.pt files are refused; convert to safetensors.)"
+            _(
+                "This is not a safetensors file: its first 8 bytes do not give a plausible "
+                "header length. (Pickled PyTorch .bin/.pt files are refused; convert to safetensors.)"
+            )
         )
     try:
         header = json.loads(data[8 : 8 + header_len].decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise CheckpointError("This is not a safetensors file: its header is not JSON.") from None
+        raise CheckpointError(_("This is not a safetensors file: its header is not JSON.")) from None
     if not isinstance(header, dict):
-        raise CheckpointError("This is not a safetensors file: its header is not a JSON object.")
+        raise CheckpointError(_("This is not a safetensors file: its header is not a JSON object."))
     names = [k for k, v in header.items() if k != "__metadata__" and isinstance(v, dict)]
     wanted = [k for k in names if k.endswith(TABLE_SUFFIX)]
     if not wanted:
         shown = ", ".join(names[:5]) + (" ..." if len(names) > 5 else "")
         raise CheckpointError(
-            f"No tensor named '...{TABLE_SUFFIX}' in the file (it holds: {shown or 'nothing'}). "
-            "T5 keeps the table in block 0 of the encoder and of the decoder."
+            _(
+                "No tensor named '...{suffix}' in the file (it holds: {names}). "
+                "T5 keeps the table in block 0 of the encoder and of the decoder."
+            ).format(suffix=TABLE_SUFFIX, names=shown or _("nothing"))
         )
     for name in wanted:
         info = header[name]
         shape = info.get("shape")
         if info.get("dtype") not in _FLOAT_DTYPES:
-            raise CheckpointError(f"'{name}' has dtype {info.get('dtype')!r}; expected a float type.")
+            raise CheckpointError(
+                _("'{name}' has dtype {dtype}; expected a float type.").format(name=name, dtype=repr(info.get("dtype")))
+            )
         if not (isinstance(shape, list) and len(shape) == 2 and all(isinstance(s, int) and s > 0 for s in shape)):
-            raise CheckpointError(f"'{name}' has shape {shape}; expected (num_buckets, heads).")
+            raise CheckpointError(
+                _("'{name}' has shape {shape}; expected (num_buckets, heads).").format(name=name, shape=shape)
+            )
     try:
         tensors = load_safetensors(data)
     except Exception as err:  # the library's own consistency checks (offsets, sizes)
-        raise CheckpointError(f"The safetensors file is damaged: {err}") from None
+        raise CheckpointError(_("The safetensors file is damaged: {error}").format(error=err)) from None
     return {name: tensors[name].to(torch.float32) for name in wanted}

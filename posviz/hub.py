@@ -29,6 +29,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlparse
 
+from posviz.i18n import N_, _
+
 MAX_BYTES = 256 * 1024  # as an uploaded config.json
 TIMEOUT = 10.0  # seconds for the whole request
 TTL = 600.0  # seconds a fetched file is reused
@@ -43,11 +45,18 @@ KINDS = ("invalid", "offline", "timeout", "gated", "missing", "revision", "no_co
 
 
 class HubError(Exception):
-    """Why a Hub model could not be had: ``kind`` (one of :data:`KINDS`) and a plain sentence."""
+    """Why a Hub model could not be had: ``kind`` (one of :data:`KINDS`) and a plain sentence.
 
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
-        self.kind = kind
+    ``message`` is a marked English text with ``{name}`` fields filled from ``values``; ``str()`` gives it
+    in the run's language, so a failure cached for every session reads in each reader's own.
+    """
+
+    def __init__(self, kind: str, message: str, **values: object):
+        super().__init__(message.format(**values))
+        self.kind, self.message, self.values = kind, message, values
+
+    def __str__(self) -> str:
+        return _(self.message).format(**self.values)
 
 
 @dataclass(frozen=True)
@@ -75,16 +84,16 @@ def parse_model_ref(text: str) -> HubId:
     from huggingface_hub.utils import HFValidationError, validate_repo_id
 
     text = text.strip()
-    repo_id, _, revision = text.partition("@")
+    repo_id, _at, revision = text.partition("@")
     if repo_id.count("/") != 1:
-        raise HubError("invalid", "a Hub model id has the form namespace/name (Qwen/Qwen3-8B).")
+        raise HubError("invalid", N_("a Hub model id has the form namespace/name (Qwen/Qwen3-8B)."))
     try:
         validate_repo_id(repo_id)
     except HFValidationError as e:
         rule = str(e).split(":", 1)[0].rstrip(".")[:160]
-        raise HubError("invalid", f"it is not a valid Hub model id ({rule}).") from None
+        raise HubError("invalid", N_("it is not a valid Hub model id ({rule})."), rule=rule) from None
     if revision and (not _REVISION.fullmatch(revision) or ".." in revision):
-        raise HubError("invalid", "its revision must be a branch, tag or commit name (letters, digits, . _ - /).")
+        raise HubError("invalid", N_("its revision must be a branch, tag or commit name (letters, digits, . _ - /)."))
     return HubId(repo_id, revision or None)
 
 
@@ -105,23 +114,28 @@ def config_url(hub_id: HubId, endpoint: str | None = None) -> str:
 
 def _status_error(status: int, code: str, hub_id: HubId) -> HubError:
     """The Hub's answer as a HubError: its ``X-Error-Code`` header first, the status otherwise."""
+    repo_id = hub_id.repo_id
     if code == "GatedRepo":
-        return HubError("gated", f"{hub_id.repo_id} is gated: its files open only to accounts that accepted its terms.")
+        return HubError(
+            "gated", N_("{id} is gated: its files open only to accounts that accepted its terms."), id=repo_id
+        )
     if code == "RevisionNotFound":
-        return HubError("revision", f"{hub_id.repo_id} has no revision {hub_id.revision or 'main'!r}.")
+        return HubError(
+            "revision", N_("{id} has no revision {revision}."), id=repo_id, revision=repr(hub_id.revision or "main")
+        )
     if code == "EntryNotFound":
-        return HubError("no_config", f"{hub_id.repo_id} has no config.json (it may hold weights in another format).")
+        return HubError("no_config", N_("{id} has no config.json (it may hold weights in another format)."), id=repo_id)
     if code == "RepoNotFound" or status == 404:
-        return HubError("missing", f"no model {hub_id.repo_id} on the Hub, or it is private.")
+        return HubError("missing", N_("no model {id} on the Hub, or it is private."), id=repo_id)
     if status in (401, 403):
-        return HubError("gated", f"{hub_id.repo_id} is gated or private: the Hub asks for an account.")
-    return HubError("error", f"the Hub answered {status} for {hub_id.repo_id}.")
+        return HubError("gated", N_("{id} is gated or private: the Hub asks for an account."), id=repo_id)
+    return HubError("error", N_("the Hub answered {status} for {id}."), status=status, id=repo_id)
 
 
 def _get(hub_id: HubId) -> bytes:
     """One fetch of config.json, uncached."""
     if _offline():
-        raise HubError("offline", "this server has no Hub access (HF_HUB_OFFLINE is set).")
+        raise HubError("offline", N_("this server has no Hub access (HF_HUB_OFFLINE is set)."))
     from huggingface_hub import get_session
     from huggingface_hub.utils import build_hf_headers
 
@@ -131,13 +145,15 @@ def _get(hub_id: HubId) -> bytes:
     deadline = time.monotonic() + TIMEOUT
     headers = build_hf_headers()
     try:
-        for _ in range(MAX_REDIRECTS + 1):
+        for _hop in range(MAX_REDIRECTS + 1):
             left = max(0.1, deadline - time.monotonic())
             with get_session().stream("GET", url, headers=headers, timeout=left, follow_redirects=False) as r:
                 if r.status_code in (301, 302, 303, 307, 308):
                     target = urljoin(url, r.headers.get("location", ""))
                     if urlparse(target).netloc != host:  # a file on another host: not followed
-                        raise HubError("error", f"the Hub sent {hub_id.repo_id}'s config.json elsewhere; not followed.")
+                        raise HubError(
+                            "error", N_("the Hub sent {id}'s config.json elsewhere; not followed."), id=hub_id.repo_id
+                        )
                     url = target
                     continue
                 if r.status_code != 200:
@@ -153,17 +169,19 @@ def _get(hub_id: HubId) -> bytes:
                     if time.monotonic() > deadline:
                         raise TimeoutError
                 return bytes(body)
-        raise HubError("error", f"the Hub redirected {hub_id.repo_id}'s config.json too many times.")
+        raise HubError("error", N_("the Hub redirected {id}'s config.json too many times."), id=hub_id.repo_id)
     except HubError:
         raise
     except Exception as e:  # noqa: BLE001  the HTTP client's own errors: no answer in time, or no connection
         if isinstance(e, TimeoutError) or "Timeout" in type(e).__name__:
-            raise HubError("timeout", f"the Hub did not answer within {TIMEOUT:g} s.") from None
-        raise HubError("offline", "this server cannot reach the Hub.") from None
+            raise HubError("timeout", N_("the Hub did not answer within {seconds:g} s."), seconds=TIMEOUT) from None
+        raise HubError("offline", N_("this server cannot reach the Hub.")) from None
 
 
 def _too_big(hub_id: HubId) -> HubError:
-    return HubError("too_big", f"{hub_id.repo_id}'s config.json is larger than {MAX_BYTES // 1024} KiB.")
+    return HubError(
+        "too_big", N_("{id}'s config.json is larger than {kib} KiB."), id=hub_id.repo_id, kib=MAX_BYTES // 1024
+    )
 
 
 class _Cache:
@@ -234,5 +252,5 @@ def fetch_config(hub_id: HubId) -> bytes:
                 CACHE.put(key, hit, time.monotonic())
         CACHE.release(key)
     if isinstance(hit, HubError):
-        raise HubError(hit.kind, str(hit))
+        raise HubError(hit.kind, hit.message, **hit.values)
     return hit

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from posviz.i18n import _
+
 MAX_LAYERS = 1024  # the deepest public checkpoints have a few hundred layers
 MAX_CONTEXT = 2**30  # tokens; Llama 4 Scout's 10,485,760 fits with room to spare
 MAX_HEADS = 4096
@@ -59,9 +61,9 @@ def _is_number(x: object) -> bool:
 def show(value: object) -> str:
     """A short, safe rendering of an untrusted value for an error message."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+        return _("a number of about {digits} digits").format(digits=int(value.bit_length() * 0.30103))
     if isinstance(value, dict | list):
-        return f"a JSON {'object' if isinstance(value, dict) else 'list'}"
+        return _("a JSON object") if isinstance(value, dict) else _("a JSON list")
     return f"{value!r:.60}"
 
 
@@ -70,7 +72,11 @@ class Fields:
 
     def __init__(self, data: object, where: str = "", defaults: dict[str, Any] | None = None):
         if not isinstance(data, dict):
-            raise ValueError(f"{where.rstrip('.') or 'the config'} must be a JSON object, got {type(data).__name__}.")
+            raise ValueError(
+                _("{field} must be a JSON object, got {type}.").format(
+                    field=where.rstrip(".") or _("the config"), type=type(data).__name__
+                )
+            )
         self.data, self.where, self.defaults = data, where, defaults or {}
 
     def name(self, key: str) -> str:
@@ -94,10 +100,16 @@ class Fields:
         if value is None:
             return None
         if not _is_number(value):
-            raise ValueError(f"{self.name(key)} must be a number, got {show(value)}.")
+            raise ValueError(
+                _("{field} must be a number, got {value}.").format(field=self.name(key), value=show(value))
+            )
         if value < lo or (above and value == lo) or value > hi:
-            low = f"greater than {lo:g}" if above else f"at least {lo:g}"
-            raise ValueError(f"{self.name(key)} must be {low} and at most {hi:g}, got {value:g}.")
+            said = (
+                _("{field} must be greater than {lo:g} and at most {hi:g}, got {value:g}.")
+                if above
+                else _("{field} must be at least {lo:g} and at most {hi:g}, got {value:g}.")
+            )
+            raise ValueError(said.format(field=self.name(key), lo=lo, hi=hi, value=value))
         return float(value)
 
     def integer(self, key: str, default: int | None = None, *, lo: int = 1, hi: int, cap: str = "") -> int | None:
@@ -105,22 +117,32 @@ class Fields:
         if value is None:
             return None
         if not _is_number(value) or value != int(value):
-            raise ValueError(f"{self.name(key)} must be a whole number, got {show(value)}.")
+            raise ValueError(
+                _("{field} must be a whole number, got {value}.").format(field=self.name(key), value=show(value))
+            )
         if not lo <= value <= hi:
-            why = f" ({cap})" if cap else ""
-            raise ValueError(f"{self.name(key)} must lie between {lo} and {hi}{why}, got {value:g}.")
+            why = f" ({_(cap).format(hi=hi)})" if cap else ""  # cap: a marked text, {hi} the upper bound
+            raise ValueError(
+                _("{field} must lie between {lo} and {hi}{why}, got {value:g}.").format(
+                    field=self.name(key), lo=lo, hi=hi, why=why, value=value
+                )
+            )
         return int(value)
 
     def flag(self, key: str, default: bool) -> bool:
         value = self.raw(key, default)
         if not isinstance(value, bool):
-            raise ValueError(f"{self.name(key)} must be true or false, got {show(value)}.")
+            raise ValueError(
+                _("{field} must be true or false, got {value}.").format(field=self.name(key), value=show(value))
+            )
         return value
 
     def text(self, key: str, default: str | None = None) -> str | None:
         value = self.raw(key, default)
         if value is not None and not isinstance(value, str):
-            raise ValueError(f"{self.name(key)} must be a string, got {show(value)}.")
+            raise ValueError(
+                _("{field} must be a string, got {value}.").format(field=self.name(key), value=show(value))
+            )
         return value
 
     def items(self, key: str, length: int | None = None) -> list | None:
@@ -129,10 +151,14 @@ class Fields:
         if value is None:
             return None
         if not isinstance(value, list):
-            raise ValueError(f"{self.name(key)} must be a list, got {show(value)}.")
+            raise ValueError(_("{field} must be a list, got {value}.").format(field=self.name(key), value=show(value)))
         if len(value) > MAX_LIST or (length is not None and len(value) != length):
-            want = f"{length} entries" if length is not None else f"at most {MAX_LIST} entries"
-            raise ValueError(f"{self.name(key)} must have {want}, got {len(value)}.")
+            want = (
+                _("{n} entries").format(n=length) if length is not None else _("at most {n} entries").format(n=MAX_LIST)
+            )
+            raise ValueError(
+                _("{field} must have {want}, got {n}.").format(field=self.name(key), want=want, n=len(value))
+            )
         return value
 
     def numbers(self, key: str, length: int | None = None) -> list[float] | None:
@@ -141,7 +167,11 @@ class Fields:
             return None
         for i, x in enumerate(value):
             if not _is_number(x) or x <= 0 or x > MAX_FACTOR:
-                raise ValueError(f"{self.name(key)}[{i}] must be a positive number, got {show(x)}.")
+                raise ValueError(
+                    _("{field}[{i}] must be a positive number, got {value}.").format(
+                        field=self.name(key), i=i, value=show(x)
+                    )
+                )
         return [float(x) for x in value]
 
     def sub(self, key: str) -> Fields | None:

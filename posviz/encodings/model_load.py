@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 
 from posviz.encodings.models import CONFIG_DIR, ModelPositions, model_positions, read_config
+from posviz.i18n import _, current
 
 SHIPPED: tuple[str, ...] = tuple(sorted(p.stem for p in CONFIG_DIR.glob("*.json")))
 MAX_UPLOAD_BYTES = 256 * 1024  # a config.json is a few kB
@@ -24,16 +25,22 @@ def shipped_text(slug: str) -> str:
     return (CONFIG_DIR / f"{slug}.json").read_text(encoding="utf-8")
 
 
-@functools.lru_cache(maxsize=64)
 def read_model(slug: str, upload: bytes | None = None) -> ModelPositions:
     """The positions of a shipped model (``slug``), or of the config.json ``upload`` (``slug`` "" or a Hub id).
 
-    Shared by every caller in the process (a frozen value). Raises on a file posviz cannot read,
-    including one of more than :data:`MAX_UPLOAD_BYTES`.
+    Shared by every caller in the process (a frozen value), one per language (its notes are in the
+    run's language). Raises on a file posviz cannot read, including one of more than :data:`MAX_UPLOAD_BYTES`.
     """
+    return _read_model(slug, upload, current())
+
+
+@functools.lru_cache(maxsize=64)
+def _read_model(slug: str, upload: bytes | None, lang: str) -> ModelPositions:
     if slug in SHIPPED:
         return model_positions(read_config(shipped_text(slug)))
     data = upload or b""
     if len(data) > MAX_UPLOAD_BYTES:
-        raise ValueError(f"the file has {len(data):,} bytes; a config.json is a few kB (at most 256 KiB).")
+        raise ValueError(
+            _("the file has {size:,} bytes; a config.json is a few kB (at most 256 KiB).").format(size=len(data))
+        )
     return model_positions(read_config(data))

@@ -15,6 +15,7 @@ import numpy as np
 from posviz.encodings.model_hf import KINDS, NO_POSITION
 from posviz.encodings.model_layers import REACHES_LIKE, Layer, kind_masks, reach_curve
 from posviz.encodings.positions import display_positions, window_positions
+from posviz.i18n import _
 
 STRIDED_KEYS = 400  # keys drawn in the strided mask view of 0 .. L
 NEAR_KEYS = 512  # keys drawn in the window view near L
@@ -30,19 +31,25 @@ def mask_label(attention: str, window: int | None, causal: bool) -> str:
     """A layer kind's name for a legend: ``"sliding (4,096-token window)"``, ``"full, both ways"`` ..."""
     name = attention.replace("_", " ")
     if attention == "conv":
-        return f"convolution ({window:,}-token kernel)"
+        return _("convolution ({window:,}-token kernel)").format(window=window)
     like = REACHES_LIKE.get(attention)
     if like == "sliding":
-        return f"{name} ({window:,}-token window)"
+        return _("{name} ({window:,}-token window)").format(name=name, window=window)
     if like == "chunked":
-        return f"{name} ({window:,}-token chunks)"
+        return _("{name} ({window:,}-token chunks)").format(name=name, window=window)
     if attention in NO_POSITION:
-        return "MLP: itself only" if like == "self" else f"{name} (a recurrence over every earlier token)"
+        return (
+            _("MLP: itself only")
+            if like == "self"
+            else _("{name} (a recurrence over every earlier token)").format(name=name)
+        )
     if attention != "full":
         return (
-            f"{name} (any earlier key, picked by content)" if attention != "hybrid" else "hybrid (full + state space)"
+            _("{name} (any earlier key, picked by content)").format(name=name)
+            if attention != "hybrid"
+            else _("hybrid (full + state space)")
         )
-    return "full" if causal else "full, both ways"
+    return "full" if causal else _("full, both ways")
 
 
 @dataclass(frozen=True)

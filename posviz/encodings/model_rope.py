@@ -17,6 +17,7 @@ import torch
 from posviz.encodings.model_fields import MAX_BASE, MAX_CONTEXT, MAX_FACTOR, Fields
 from posviz.encodings.rope import rope_inv_freq
 from posviz.encodings.rope_scaling import ALL_METHODS, mla_softmax_scale, rope_scaling
+from posviz.i18n import N_, _
 
 MAX_HEAD_DIM = 8192
 SCALED = ("llama3", "yarn", "longrope")  # the types that scale from original_max_position_embeddings
@@ -124,16 +125,22 @@ def _options(d: Fields, t: str, pairs: int, truncate: bool) -> dict:
     if t == "llama3":
         for key in ("low_freq_factor", "high_freq_factor"):
             if not d.given(key):
-                raise ValueError(f"llama3 scaling needs {d.name(key)}.")
+                raise ValueError(_("llama3 scaling needs {field}.").format(field=d.name(key)))
         low, high = d.number("low_freq_factor", **pos), d.number("high_freq_factor", **pos)
         if low > high:
-            raise ValueError(f"{d.name('low_freq_factor')} ({low:g}) must not exceed high_freq_factor ({high:g}).")
+            raise ValueError(
+                _("{field} ({low:g}) must not exceed high_freq_factor ({high:g}).").format(
+                    field=d.name("low_freq_factor"), low=low, high=high
+                )
+            )
         return dict(low_freq_factor=low, high_freq_factor=high)
     if t == "longrope":
         lists = {key: d.numbers(key, length=pairs) for key in ("short_factor", "long_factor")}
         for key, value in lists.items():
             if value is None:
-                raise ValueError(f"longrope needs {d.name(key)}: one number per pair ({pairs}).")
+                raise ValueError(
+                    _("longrope needs {field}: one number per pair ({pairs}).").format(field=d.name(key), pairs=pairs)
+                )
         return dict(**{k: tuple(v) for k, v in lists.items()}, attention_factor=d.number("attention_factor", **pos))
     return {}
 
@@ -157,25 +164,41 @@ def rope_spec(d: Fields, head: Head, model_type: str, *, max_position: int, trun
     """
     t = d.text("rope_type", "default")
     if t not in (*ALL_METHODS, "proportional"):
-        raise ValueError(f"{d.name('rope_type')} {t!r:.40} is not a RoPE type transformers 5.23 has.")
+        raise ValueError(
+            _("{field} {value} is not a RoPE type transformers 5.23 has.").format(
+                field=d.name("rope_type"), value=f"{t!r:.40}"
+            )
+        )
     base = d.number("rope_theta", 10000.0, lo=1.0, hi=MAX_BASE, above=True)
     partial = d.number("partial_rotary_factor", 1.0, lo=0.0, hi=1.0, above=True)
     if head.head_dim < 2 or head.head_dim > MAX_HEAD_DIM:
-        raise ValueError(f"head_dim must lie in [2, {MAX_HEAD_DIM}], got {head.head_dim}.")
+        raise ValueError(
+            _("head_dim must lie in [2, {most}], got {value}.").format(most=MAX_HEAD_DIM, value=head.head_dim)
+        )
     rdim = head.head_dim if t == "proportional" else int(head.head_dim * partial)
     if rdim < 2:
-        raise ValueError(f"{d.name('partial_rotary_factor')}: gives {rdim} rotary components.")
-    ctx = dict(lo=1, hi=MAX_CONTEXT, cap="2^30 tokens at most")
+        raise ValueError(
+            _("{field}: gives {n} rotary components.").format(field=d.name("partial_rotary_factor"), n=rdim)
+        )
+    ctx = dict(lo=1, hi=MAX_CONTEXT, cap=N_("2^30 tokens at most"))
     big_l = max_position
     if t in SCALED:
         big_l = d.integer("original_max_position_embeddings", max_position, **ctx)
     factor = d.number("factor", None, lo=1.0 if t != "proportional" else 0.0, hi=MAX_FACTOR, above=t == "proportional")
     if factor is None and t not in ("default", "longrope", "yarn", "proportional"):
-        raise ValueError(f"{t} scaling needs {d.name('factor')} (how many times longer the new context is).")
+        raise ValueError(
+            _("{method} scaling needs {field} (how many times longer the new context is).").format(
+                method=t, field=d.name("factor")
+            )
+        )
     if factor is None:
         factor = max(1.0, max_position / big_l) if t in ("longrope", "yarn") else 1.0
     if rdim % 2 and t not in ("default", "linear"):
-        raise ValueError(f"{d.name('partial_rotary_factor')}: {t} RoPE needs an even rotary size, got {rdim}.")
+        raise ValueError(
+            _("{field}: {method} RoPE needs an even rotary size, got {n}.").format(
+                field=d.name("partial_rotary_factor"), method=t, n=rdim
+            )
+        )
     opts = _options(d, t, (rdim + 1) // 2, truncate)
     if t == "proportional":
         opts = {"partial_rotary_factor": partial}

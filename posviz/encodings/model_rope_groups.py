@@ -14,6 +14,7 @@ import torch
 
 from posviz.encodings.model_rope import RopeSpec
 from posviz.encodings.models import ModelPositions
+from posviz.i18n import _
 
 TWO_PI = 2 * math.pi
 
@@ -45,7 +46,8 @@ class RopeGroup:
 
     @property
     def label(self) -> str:
-        return " and ".join(self.kinds) + f" layers ({self.layers})"
+        """The group's name in the run's language: ``"full and sliding layers (24)"``."""
+        return _("{kinds} layers ({count})").format(kinds=_(" and ").join(self.kinds), count=self.layers)
 
 
 def reads_seq_len(mp: ModelPositions) -> bool:
@@ -74,7 +76,9 @@ def rope_groups(mp: ModelPositions, seq_len: int | None) -> tuple[RopeGroup, ...
             big_l = spec.original_max_position
             long = seq_len is not None and seq_len > big_l
             other = mp.rope(kinds[0], big_l if long else big_l + 1)[0].numpy()
-            other_name = f"short factors (≤ {big_l:,} tokens)" if long else f"long factors (> {big_l:,} tokens)"
+            other_name = (
+                _("short factors (≤ {tokens:,} tokens)") if long else _("long factors (> {tokens:,} tokens)")
+            ).format(tokens=big_l)
         never = never_turning(inv, spec.extended_context)
         count = sum(1 for x in mp.layers if x.rope and x.attention in kinds)
         out.append(

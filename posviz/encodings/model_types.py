@@ -24,6 +24,8 @@ import functools
 
 from transformers import CONFIG_MAPPING
 
+from posviz.i18n import _
+
 MAX_ARCHITECTURES = 8  # entries of ``architectures`` looked at
 
 # Fields a guessed Llama reading trusts (the notice lists the ones a file holds).
@@ -100,22 +102,26 @@ def resolve(config: dict) -> tuple[dict, str, list[str]]:
     """
     model_type = config.get("model_type")
     if model_type is not None and not isinstance(model_type, str):
-        raise ValueError(f"model_type must be a string, got {type(model_type).__name__}.")
+        raise ValueError(_("model_type must be a string, got {type}.").format(type=type(model_type).__name__))
     if known(model_type):
         return config, model_type, []
     shown = f"{model_type!r:.40}" if isinstance(model_type, str) and model_type else "(none)"
-    unknown = f"model_type {shown} is not one transformers 5.23 knows"
+    unknown = _("model_type {model_type} is not one transformers 5.23 knows").format(model_type=shown)
     text = config.get("text_config")
     if isinstance(text, dict) and known(text.get("model_type")):
         inner = text["model_type"]
-        note = f"{unknown}; its text_config is a {inner} config: read with transformers' {inner} class."
+        note = _("{unknown}; its text_config is a {inner} config: read with transformers' {inner} class.").format(
+            unknown=unknown, inner=inner
+        )
         return text, inner, [note]
     names = config.get("architectures")
     names = names[:MAX_ARCHITECTURES] if isinstance(names, list) else []
     for name in names:
         found = architecture_type(name)
         if found is not None:
-            note = f"{unknown}; its architectures list names {name}, transformers' {found} class: read as {found}."
+            note = _(
+                "{unknown}; its architectures list names {name}, transformers' {found} class: read as {found}."
+            ).format(unknown=unknown, name=name, found=found)
             return {**config, "model_type": found}, found, [note]
     if model_type in DOCUMENTED_AS and known(DOCUMENTED_AS[model_type][0]):
         found, checkpoint = DOCUMENTED_AS[model_type]
@@ -126,18 +132,24 @@ def resolve(config: dict) -> tuple[dict, str, list[str]]:
     if scope.get("use_sliding_window") is False and "sliding_window" in ignored:
         ignored.remove("sliding_window")  # Qwen2's convention: the window is written but not in force
     listed = ", ".join(str(n)[:60] for n in names)
-    named = f"its architectures ({listed}) name no class transformers has" if listed else "it names no architectures"
+    named = (
+        _("its architectures ({listed}) name no class transformers has").format(listed=listed)
+        if listed
+        else _("it names no architectures")
+    )
     if ignored:
         raise ValueError(
-            f"{unknown}, and {named}: posviz cannot tell how it "
-            f"places position. It sets {', '.join(ignored)}, which a Llama-style reading would ignore, so posviz "
-            "does not guess. If the model runs one of transformers' classes, set model_type to that class's type."
+            _(
+                "{unknown}, and {named}: posviz cannot tell how it "
+                "places position. It sets {ignored}, which a Llama-style reading would ignore, so posviz "
+                "does not guess. If the model runs one of transformers' classes, set model_type to that class's type."
+            ).format(unknown=unknown, named=named, ignored=", ".join(ignored))
         )
     trusted = [k for k in TRUSTED if scope.get(k) is not None]
-    note = (
-        f"A guess: {unknown}, and {named}. Read as a plain "
-        f"Llama-style decoder (every layer full attention, RoPE over the whole head), trusting only "
-        f"{', '.join(trusted) or 'nothing it sets'}."
-    )
+    note = _(
+        "A guess: {unknown}, and {named}. Read as a plain "
+        "Llama-style decoder (every layer full attention, RoPE over the whole head), trusting only "
+        "{trusted}."
+    ).format(unknown=unknown, named=named, trusted=", ".join(trusted) or _("nothing it sets"))
     data = text if isinstance(text, dict) else config
     return {**data, "model_type": "llama"}, "llama", [note]

@@ -43,6 +43,7 @@ from posviz.encodings.model_layers import Layer
 from posviz.encodings.model_rope import MAX_HEAD_DIM, Head, RopeSpec, rope_spec
 from posviz.encodings.model_types import resolve
 from posviz.encodings.model_vision import VisionFacts, vision_facts
+from posviz.i18n import N_, _
 
 INTERLEAVED = ("cohere", "cohere2", "cohere2_moe", "deepseek_v2")  # modeling code pairs (0, 1), (2, 3), ...
 
@@ -54,8 +55,8 @@ T5 = ("t5", "mt5", "umt5")
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "model_configs"
 MAX_CONFIG_BYTES = 1_000_000
 UNSET_CONTEXT = 2048  # PretrainedConfig's old default length: what RoPE is built at when a config sets none
-_CTX = dict(lo=1, hi=MAX_CONTEXT, cap="2^30 tokens at most")
-_LAYERS = dict(lo=1, hi=MAX_LAYERS, cap=f"posviz reads at most {MAX_LAYERS} layers")
+_CTX = dict(lo=1, hi=MAX_CONTEXT, cap=N_("2^30 tokens at most"))
+_LAYERS = dict(lo=1, hi=MAX_LAYERS, cap=N_("posviz reads at most {hi} layers"))  # {hi}: MAX_LAYERS
 _HEADS = dict(lo=1, hi=MAX_HEADS)
 
 
@@ -112,8 +113,12 @@ class ModelPositions:
     def rope_spec(self, attention: str) -> RopeSpec:
         specs = dict(self.ropes)
         if attention not in specs:
-            has = ", ".join(specs) or "none"
-            raise ValueError(f"no {attention} layer of this {self.model_type} model uses RoPE (RoPE kinds: {has}).")
+            has = ", ".join(specs) or _("none")
+            raise ValueError(
+                _("no {attention} layer of this {model_type} model uses RoPE (RoPE kinds: {has}).").format(
+                    attention=attention, model_type=self.model_type, has=has
+                )
+            )
         return specs[attention]
 
     def rope(self, attention: str, seq_len: int | None = None) -> tuple[torch.Tensor, float]:
@@ -123,7 +128,7 @@ class ModelPositions:
             ``(inv_freq, attention_factor)``: (rotary_dim // 2,) float64 and the factor on cos and sin.
         """
         if seq_len is not None and not (isinstance(seq_len, int) and 1 <= seq_len <= MAX_CONTEXT):
-            raise ValueError(f"seq_len must be a whole number in [1, 2^30], got {show(seq_len)}.")
+            raise ValueError(_("seq_len must be a whole number in [1, 2^30], got {value}.").format(value=show(seq_len)))
         return self.rope_spec(attention).inv_freq(seq_len)
 
     @property
@@ -157,13 +162,19 @@ def _encoder_decoder(f: Fields, enc_key: str, dec_key: str) -> tuple[Layer, ...]
     enc = f.integer(enc_key, **_LAYERS)
     dec = f.integer(dec_key, enc, **_LAYERS)
     if enc + dec > MAX_LAYERS:
-        raise ValueError(f"{enc_key} + {dec_key} must be at most {MAX_LAYERS}, got {enc + dec}.")
+        raise ValueError(
+            _("{encoder} + {decoder} must be at most {most}, got {got}.").format(
+                encoder=enc_key, decoder=dec_key, most=MAX_LAYERS, got=enc + dec
+            )
+        )
     encoder = Layer("full", None, rope=False, causal=False, stack="encoder")
     return (encoder,) * enc + (Layer("full", None, rope=False),) * dec
 
 
 def _past_table(size: int) -> str:
-    return f"a learned table of {size:,} positions: position {size:,} and beyond have no row, nothing to extrapolate."
+    return _(
+        "a learned table of {size:,} positions: position {size:,} and beyond have no row, nothing to extrapolate."
+    ).format(size=size)
 
 
 def _absolute(f: Fields, model_type: str) -> ModelPositions:
@@ -173,14 +184,16 @@ def _absolute(f: Fields, model_type: str) -> ModelPositions:
         max_distance = f.integer("relative_attention_max_distance", 128, lo=1, hi=MAX_CONTEXT)
         if max_distance < num_buckets // 2:
             raise ValueError(
-                f"relative_attention_max_distance ({max_distance}) must be at least half of "
-                f"relative_attention_num_buckets ({num_buckets}): the log buckets start there."
+                _(
+                    "relative_attention_max_distance ({max_distance}) must be at least half of "
+                    "relative_attention_num_buckets ({num_buckets}): the log buckets start there."
+                ).format(max_distance=max_distance, num_buckets=num_buckets)
             )
         facts = T5Facts(num_buckets, max_distance, heads, per_layer_bias=model_type == "umt5")
-        note = (
-            f"no table to run out of: every distance past {max_distance} shares the last bucket "
+        note = _(
+            "no table to run out of: every distance past {max_distance} shares the last bucket "
             "(n_positions is only the training length)."
-        )
+        ).format(max_distance=max_distance)
         return ModelPositions(model_type, "t5", _encoder_decoder(f, "num_layers", "num_decoder_layers"), heads,
                               f.integer("n_positions", None, **_CTX), t5=facts, notes=(note,))  # fmt: skip
     if model_type in SINUSOIDAL:
@@ -188,10 +201,10 @@ def _absolute(f: Fields, model_type: str) -> ModelPositions:
         dim = f.integer("d_model", lo=2, hi=2**20)
         table = TableFacts(size, dim, offset=2 if model_type != "marian" else 0, layout="concat")
         layers = _encoder_decoder(f, "encoder_layers", "decoder_layers")
-        note = (
-            f"the sin/cos formula runs to any position, but transformers precomputes {size} rows: "
+        note = _(
+            "the sin/cos formula runs to any position, but transformers precomputes {size} rows: "
             "a longer input has no row."
-        )
+        ).format(size=size)
         return ModelPositions(model_type, "sinusoidal", layers, f.integer("encoder_attention_heads", **_HEADS),
                               size, table=table, notes=(note,))  # fmt: skip
     if model_type == "gpt2":
@@ -201,7 +214,11 @@ def _absolute(f: Fields, model_type: str) -> ModelPositions:
                               table=TableFacts(size, dim), notes=(_past_table(size),))  # fmt: skip
     kind = f.text("position_embedding_type", "absolute")
     if kind != "absolute":
-        raise ValueError(f"position_embedding_type {kind!r:.40}: posviz reads the absolute (learned) table only.")
+        raise ValueError(
+            _("position_embedding_type {kind}: posviz reads the absolute (learned) table only.").format(
+                kind=f"{kind!r:.40}"
+            )
+        )
     size, dim = f.integer("max_position_embeddings", **_CTX), f.integer("hidden_size", lo=1, hi=2**20)
     offset = 2 if model_type in ("opt", "roberta", "xlm-roberta") else 0
     causal = model_type == "opt"
@@ -214,19 +231,24 @@ def _absolute(f: Fields, model_type: str) -> ModelPositions:
 def _alibi(f: Fields, model_type: str) -> ModelPositions:
     if model_type == "bloom":
         heads, n = f.integer("n_head", **_HEADS), f.integer("n_layer", **_LAYERS)
-        note = "BLOOM's config sets no maximum length: ALiBi has no table to run out of (it was trained at 2,048)."
+        note = _("BLOOM's config sets no maximum length: ALiBi has no table to run out of (it was trained at 2,048).")
         return ModelPositions(model_type, "alibi", (Layer("full", None, rope=False),) * n, heads, None,
                               alibi=AlibiFacts(heads, 8.0), notes=(note,))  # fmt: skip
     heads, n = f.integer("n_heads", **_HEADS), f.integer("n_layers", **_LAYERS)
     bias_max = f.sub("attn_config").number("alibi_bias_max", 8.0, lo=0.0, hi=1024.0, above=True)
-    notes = () if bias_max == 8 else (f"transformers' MptModel uses alibi_bias_max 8, not the config's {bias_max:g}.",)
+    said = _("transformers' MptModel uses alibi_bias_max 8, not the config's {bias_max:g}.")
+    notes = () if bias_max == 8 else (said.format(bias_max=bias_max),)
     return ModelPositions(model_type, "alibi", (Layer("full", None, rope=False),) * n, heads,
                           f.integer("max_seq_len", **_CTX), alibi=AlibiFacts(heads, bias_max), notes=notes)  # fmt: skip
 
 
 def _integer(value: object, name: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{name} must be a whole number in [{lo}, {hi:,}], got {show(value)}.")
+        raise ValueError(
+            _("{field} must be a whole number in [{lo}, {hi:,}], got {value}.").format(
+                field=name, lo=lo, hi=hi, value=show(value)
+            )
+        )
     return value
 
 
@@ -244,7 +266,7 @@ def _window(text: object, kind: str, layer: int) -> int | None:
         if value is not None:
             return _integer(value, key, 1, MAX_CONTEXT)
     if keys and kind != "conv":
-        raise ValueError(f"layer_types has {kind} layers, but no {keys[0]} is in force.")
+        raise ValueError(_("layer_types has {kind} layers, but no {key} is in force.").format(kind=kind, key=keys[0]))
     return None
 
 
@@ -270,12 +292,14 @@ def _rope(config: dict, model_type: str, assumed: list[str]) -> ModelPositions:
     max_position = _integer(limit, "max_position_embeddings", 1, MAX_CONTEXT) if limit is not None else None
     if max_position is None:
         notes.append(
-            f"the config sets no max_position_embeddings: the model has no context limit (RoPE is read as "
-            f"transformers builds it, at {UNSET_CONTEXT:,} positions where a method needs one)."
+            _(
+                "the config sets no max_position_embeddings: the model has no context limit (RoPE is read as "
+                "transformers builds it, at {positions:,} positions where a method needs one)."
+            ).format(positions=UNSET_CONTEXT)
         )
     params = attr(text, "rope_parameters")
     if params is not None and not isinstance(params, dict):
-        raise ValueError(f"rope_parameters must be a JSON object or null, got {show(params)}.")
+        raise ValueError(_("rope_parameters must be a JSON object or null, got {value}.").format(value=show(params)))
     truncate = params.get("truncate", True) if params else True  # transformers reads it at the top level
     specs: dict[str, RopeSpec] = {}
     for kind in dict.fromkeys(kinds):
@@ -284,7 +308,11 @@ def _rope(config: dict, model_type: str, assumed: list[str]) -> ModelPositions:
         key = rope_key(params, kind, text_type)
         d = params if key is None else params.get(key)
         if d is None:
-            notes.append(f"rope_parameters has no entry for {kind} layers: they use no position encoding (NoPE).")
+            notes.append(
+                _("rope_parameters has no entry for {kind} layers: they use no position encoding (NoPE).").format(
+                    kind=kind
+                )
+            )
             continue
         where = "rope_parameters." if key is None else f"rope_parameters.{key}."
         head = _head(text, kinds.index(kind), text_type)
@@ -294,36 +322,46 @@ def _rope(config: dict, model_type: str, assumed: list[str]) -> ModelPositions:
     if flags is not None and (
         not isinstance(flags, list | tuple) or len(flags) != len(kinds) or any(x not in (0, 1) for x in flags)
     ):
-        raise ValueError(f"no_rope_layers must hold one 0 (NoPE) or 1 (RoPE) per layer ({len(kinds)}).")
+        raise ValueError(
+            _("no_rope_layers must hold one 0 (NoPE) or 1 (RoPE) per layer ({layers}).").format(layers=len(kinds))
+        )
     layers, ropes = [], {}
     windows = {kind: _window(text, kind, kinds.index(kind)) for kind in dict.fromkeys(kinds)}  # one per kind
     for i, kind in enumerate(kinds):
         window = windows[kind]
         shown = kind
         if kind in ("sliding", "chunked") and max_position is not None and window >= max_position:
-            note = f"the {kind} window ({window:,}) covers the whole context ({max_position:,}): full in effect."
+            note = _("the {kind} window ({window:,}) covers the whole context ({context:,}): full in effect.").format(
+                kind=kind, window=window, context=max_position
+            )
             notes.append(note) if note not in notes else None
             shown, window = "full", None
         rope = kind in specs and (flags is None or bool(flags[i]))
         if rope:
             if shown in ropes and ropes[shown] != specs[kind]:
-                raise ValueError(f"{kind} layers and full layers turn differently, yet all of them attend fully.")
+                raise ValueError(
+                    _("{kind} layers and full layers turn differently, yet all of them attend fully.").format(kind=kind)
+                )
             ropes[shown] = specs[kind]
         layers.append(Layer(shown, window, rope=rope))
     specs = ropes
     for kind in dict.fromkeys(kinds):
         if kind in NO_POSITION:
-            notes.append(f"{kind} layers: {NO_POSITION[kind]}")
+            notes.append(_("{kind} layers: {says}").format(kind=kind, says=_(NO_POSITION[kind])))
     tuning = attr(text, "attn_temperature_tuning", default=True)
     if text_type == "llama4_text" and tuning and not all(x.rope for x in layers):
         scale, floor = attr(text, "attn_scale", default=0.1), attr(text, "floor_scale", default=8192)
         notes.append(
-            f"NoPE layers scale queries by log(floor((i + 1) / {floor}) + 1) * {scale:g} + 1: "
-            "sharper attention far into a long context."
+            _(
+                "NoPE layers scale queries by log(floor((i + 1) / {floor}) + 1) * {scale:g} + 1: "
+                "sharper attention far into a long context."
+            ).format(floor=floor, scale=scale)
         )
     rule = RULE_OF.get(text_type)
     if rule is not None and not rule.slides_all:
-        notes.append(f"transformers' {text_type} modeling code: {rule.says}.")
+        notes.append(
+            _("transformers' {model_type} modeling code: {says}.").format(model_type=text_type, says=_(rule.says))
+        )
     heads = attr(text, "num_attention_heads", 0) or attr(text, "num_attention_heads", default=1)
     family = "rope" if layers and all(x.rope for x in layers) else "nope-hybrid"
     ordered = tuple((k, specs[k]) for k in KINDS if k in specs)
@@ -340,13 +378,13 @@ def model_positions(config: dict) -> ModelPositions:
     """
     assumed: list[str] = []
     if isinstance(config, dict):
-        config, _, assumed = resolve(config)
+        config, _type, assumed = resolve(config)
     f, model_type = _text_config(config)
     if model_type in T5 or model_type in SINUSOIDAL or model_type in LEARNED:
         return _absolute(f, model_type)
     if model_type == "bloom" or (model_type == "mpt" and f.sub("attn_config") is not None):
         if model_type == "mpt" and not f.sub("attn_config").flag("alibi", False):
-            raise ValueError("attn_config.alibi is false: this MPT uses a learned table posviz does not read yet.")
+            raise ValueError(_("attn_config.alibi is false: this MPT uses a learned table posviz does not read yet."))
         return _alibi(f, model_type)
     if model_type == "falcon" and f.flag("alibi", False):
         heads = f.integer("num_attention_heads", **_HEADS)
@@ -354,7 +392,7 @@ def model_positions(config: dict) -> ModelPositions:
         return ModelPositions(model_type, "alibi", layers, heads, f.integer("max_position_embeddings", **_CTX),
                               alibi=AlibiFacts(heads, 8.0))  # fmt: skip
     if model_type == "mpt":
-        raise ValueError("an MPT config needs attn_config (with alibi true).")
+        raise ValueError(_("an MPT config needs attn_config (with alibi true)."))
     return _rope(config, Fields(config).text("model_type") or "", assumed)
 
 
@@ -371,13 +409,15 @@ def _special_float(obj: dict) -> object:
 def read_config(text: str | bytes) -> dict:
     """Parse an uploaded config.json: size-capped JSON, an object at the top; ValueError otherwise."""
     if len(text) > MAX_CONFIG_BYTES:
-        raise ValueError(f"a config.json is a few kB; this one has {len(text):,} bytes (at most 1 MB).")
+        raise ValueError(
+            _("a config.json is a few kB; this one has {size:,} bytes (at most 1 MB).").format(size=len(text))
+        )
     try:
         data = json.loads(text, parse_constant=lambda c: math.nan, object_hook=_special_float)
     except (ValueError, RecursionError) as e:  # JSONDecodeError, bad UTF-8, a 5,000-digit number
-        raise ValueError(f"not valid JSON: {e}") from e
+        raise ValueError(_("not valid JSON: {error}").format(error=e)) from e
     if not isinstance(data, dict):
-        raise ValueError(f"a config.json holds a JSON object, not a {type(data).__name__}.")
+        raise ValueError(_("a config.json holds a JSON object, not a {type}.").format(type=type(data).__name__))
     return data
 
 

@@ -12,35 +12,44 @@ from posviz.encodings.model_bias import last_exact_distance
 from posviz.encodings.model_load import read_model
 from posviz.encodings.model_vision import VisionFacts
 from posviz.encodings.models import ModelPositions
+from posviz.i18n import _
 
 
 def _frame(rows: dict[str, str]) -> pd.DataFrame:
-    return pd.DataFrame({"fact": list(rows), "value": list(rows.values())})
+    return pd.DataFrame({_("fact"): list(rows), _("value"): list(rows.values())})
 
 
 def _family_rows(mp: ModelPositions) -> dict[str, str]:
     if mp.t5 is not None:
         t = mp.t5
         return {
-            "relative buckets": f"{t.num_buckets} ({t.num_buckets // 2} per direction in the encoder)",
-            "exact distances (encoder)": f"0 to {last_exact_distance(t.num_buckets)}",
-            "max_distance": f"{t.max_distance:,}: every distance from here on shares the last bucket",
-            "bias table": f"{t.num_buckets} buckets × {t.heads} heads, "
-            + ("one per layer" if t.per_layer_bias else "learned in the first layer, shared by all"),
+            _("relative buckets"): _("{buckets} ({half} per direction in the encoder)").format(
+                buckets=t.num_buckets, half=t.num_buckets // 2
+            ),
+            _("exact distances (encoder)"): _("0 to {last}").format(last=last_exact_distance(t.num_buckets)),
+            "max_distance": _("{max_distance:,}: every distance from here on shares the last bucket").format(
+                max_distance=t.max_distance
+            ),
+            _("bias table"): _("{buckets} buckets × {heads} heads, ").format(buckets=t.num_buckets, heads=t.heads)
+            + (_("one per layer") if t.per_layer_bias else _("learned in the first layer, shared by all")),
         }
     if mp.alibi is not None:
         return {
-            "slopes": f"{mp.alibi.heads} heads, fixed, 2^(−8h/n) (interleaved when n is not a power of two)",
+            _("slopes"): _("{heads} heads, fixed, 2^(−8h/n) (interleaved when n is not a power of two)").format(
+                heads=mp.alibi.heads
+            ),
             "alibi_bias_max": f"{mp.alibi.bias_max:g}",
         }
     if mp.table is not None:
         t = mp.table
-        rows = {"position table": f"{t.size:,} rows × {t.dim:,}"}
+        rows = {_("position table"): _("{rows:,} rows × {dim:,}").format(rows=t.size, dim=t.dim)}
         if t.offset:
-            rows["rows before position 0"] = str(t.offset)
+            rows[_("rows before position 0")] = str(t.offset)
         if t.layout:
-            rows["layout"] = "[sin | cos] halves" if t.layout == "concat" else "interleaved sin/cos pairs"
-        rows["past the table"] = f"position {t.size - t.offset:,} has no row: the input must be shorter"
+            rows[_("layout")] = _("[sin | cos] halves") if t.layout == "concat" else _("interleaved sin/cos pairs")
+        rows[_("past the table")] = _("position {position:,} has no row: the input must be shorter").format(
+            position=t.size - t.offset
+        )
         return rows
     return {}
 
@@ -51,16 +60,21 @@ def model_facts(*, slug: str, upload: bytes | None = None, checkpoint: str = "")
     stacks = [x.stack for x in mp.layers]
     depth = f"{mp.num_layers}"
     if "encoder" in stacks and "decoder" in stacks:
-        depth += f" ({stacks.count('encoder')} encoder + {stacks.count('decoder')} decoder)"
-    rows = {"checkpoint": checkpoint or "uploaded config.json", "model_type": mp.model_type or "(none)"}
-    rows |= {"position family": mp.family, "layers": depth, "attention heads": f"{mp.heads:,}"}
-    rows["longest input"] = f"{mp.max_position:,} tokens" if mp.max_position else "no limit in the config"
+        depth += _(" ({encoder} encoder + {decoder} decoder)").format(
+            encoder=stacks.count("encoder"), decoder=stacks.count("decoder")
+        )
+    rows = {_("checkpoint"): checkpoint or _("uploaded config.json"), "model_type": mp.model_type or _("(none)")}
+    rows |= {_("position family"): mp.family, _("layers"): depth, _("attention heads"): f"{mp.heads:,}"}
+    tokens = _("{tokens:,} tokens")
+    no_limit = _("no limit in the config")
+    rows[_("longest input")] = tokens.format(tokens=mp.max_position) if mp.max_position else no_limit
     if mp.ropes:
         if mp.max_position is None:  # recurrent_gemma: RoPE, and no context limit at all
-            rows["trained context"] = rows["extended context"] = "no limit in the config"
+            rows[_("trained context")] = rows[_("extended context")] = no_limit
         else:
-            rows["trained context"] = f"{mp.trained_context:,} tokens" if mp.trained_context else "not stated (linear)"
-            rows["extended context"] = f"{mp.extended_context:,} tokens"
+            trained = tokens.format(tokens=mp.trained_context) if mp.trained_context else _("not stated (linear)")
+            rows[_("trained context")] = trained
+            rows[_("extended context")] = tokens.format(tokens=mp.extended_context)
     return _frame(rows | _family_rows(mp))
 
 
@@ -68,24 +82,32 @@ def _vision_rows(v: VisionFacts) -> dict[str, str]:
     rows = {}
     if v.mrope_section is not None:
         t, h, w = v.mrope_section
-        where = "rope_parameters" if v.section_from_config else "not in the config: the modeling code's default"
-        rows["M-RoPE mrope_section (t, h, w pairs)"] = f"[{t}, {h}, {w}] ({where})"
-        rows["t, h, w across the pairs"] = (
-            "interleaved t h w t h w …: every axis gets fast and slow pairs"
+        where = "rope_parameters" if v.section_from_config else _("not in the config: the modeling code's default")
+        rows[_("M-RoPE mrope_section (t, h, w pairs)")] = f"[{t}, {h}, {w}] ({where})"
+        rows[_("t, h, w across the pairs")] = (
+            _("interleaved t h w t h w …: every axis gets fast and slow pairs")
             if v.interleaved
-            else f"in blocks: t the fastest {t} pairs, h the next {h}, w the slowest {w}"
+            else _("in blocks: t the fastest {t} pairs, h the next {h}, w the slowest {w}").format(t=t, h=h, w=w)
         )
         if v.tokens_per_second is not None:
-            rows["tokens_per_second"] = f"{v.tokens_per_second:g} time ids per second of video (vision_config)"
+            rows["tokens_per_second"] = _("{rate:g} time ids per second of video (vision_config)").format(
+                rate=v.tokens_per_second
+            )
     else:
-        rows["M-RoPE"] = "none: the language model gives every token, image tokens too, one position (1-D RoPE)"
-    rows["vision encoder"] = f"{v.encoder_type}: 2-D RoPE over the patch grid"
-    rows["patch size"] = f"{v.patch_size} × {v.patch_size} pixels"
-    merge = f"{v.merge} × {v.merge} patches per token ({v.merge_field})" if v.merge_field else "none: a token per patch"
-    rows["merge size"] = merge
+        rows["M-RoPE"] = _("none: the language model gives every token, image tokens too, one position (1-D RoPE)")
+    rows[_("vision encoder")] = _("{encoder}: 2-D RoPE over the patch grid").format(encoder=v.encoder_type)
+    rows[_("patch size")] = _("{size} × {size} pixels").format(size=v.patch_size)
+    merge = (
+        _("{merge} × {merge} patches per token ({field})").format(merge=v.merge, field=v.merge_field)
+        if v.merge_field
+        else _("none: a token per patch")
+    )
+    rows[_("merge size")] = merge
     quarter = v.head_dim // 4
-    rows["vision head dim"] = f"{v.head_dim}: {quarter} pairs turn with the row, {quarter} with the column"
-    rows["vision rope_theta"] = f"{v.theta:,.10g}"
+    rows[_("vision head dim")] = _("{dim}: {quarter} pairs turn with the row, {quarter} with the column").format(
+        dim=v.head_dim, quarter=quarter
+    )
+    rows[_("vision rope_theta")] = f"{v.theta:,.10g}"
     return rows
 
 

@@ -16,6 +16,7 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import look
 from posviz.figures.csv import columns_csv
 from posviz.figures.layout import retitle
+from posviz.i18n import _
 
 
 def t5_buckets(*, slug: str, upload: bytes | None = None, name: str, lecture: bool = False) -> Chart:
@@ -25,7 +26,8 @@ def t5_buckets(*, slug: str, upload: bytes | None = None, name: str, lecture: bo
     out = t5_fig.bucket_profile_figure(
         v.r, v.bucket, max_exact=v.max_exact, max_distance=t.max_distance, bidirectional=True, lecture=lecture
     )
-    retitle(out, f"{name}: encoder bucket of each distance ({t.num_buckets} buckets)", lecture=lecture)
+    title = _("{model}: encoder bucket of each distance ({buckets} buckets)").format(model=name, buckets=t.num_buckets)
+    retitle(out, title, lecture=lecture)
     room = look(lecture).font + 8  # the marks' labels sit above the plot: keep them off the subtitle
     out.update_layout(margin_t=out.layout.margin.t + room, height=out.layout.height + room)
     return Chart.of(out, lambda: columns_csv({"r = j - i": v.r, "bucket": v.bucket}))
@@ -35,5 +37,5 @@ def alibi_slopes(*, slug: str, upload: bytes | None = None, name: str, lecture: 
     """Each head's slope; the CSV has a row per head."""
     v = head_slopes(read_model(slug, upload).alibi.heads)
     out = alibi_fig.slopes_figure(v.slopes, closest=v.closest, lecture=lecture)
-    retitle(out, f"{name}: the slopes of its {len(v.slopes)} heads", lecture=lecture)
+    retitle(out, _("{model}: the slopes of its {heads} heads").format(model=name, heads=len(v.slopes)), lecture=lecture)
     return Chart.of(out, lambda: columns_csv({"head": np.arange(1, len(v.slopes) + 1), "slope": v.slopes}))

@@ -15,10 +15,11 @@ from functools import lru_cache
 import numpy as np
 
 from posviz.encodings.model_load import read_model
-from posviz.encodings.model_masks import KeyMasks, key_masks, reach_curves
+from posviz.encodings.model_masks import KeyMasks, key_masks, mask_kinds, mask_label, reach_curves
 from posviz.figures import models as fig
 from posviz.figures.chart import Chart
 from posviz.figures.csv import columns_csv
+from posviz.i18n import DEFAULT, use
 
 
 def strip(*, slug: str, upload: bytes | None = None, name: str, lecture: bool = False) -> Chart:
@@ -42,7 +43,9 @@ def strip(*, slug: str, upload: bytes | None = None, name: str, lecture: bool = 
 
 @lru_cache(maxsize=16)  # the strided and the near figure of one position share the masks
 def _masks(slug: str, upload: bytes | None, position: int) -> KeyMasks:
-    return key_masks(read_model(slug, upload).layers, position)
+    """The masks, their labels in English (the CSV's column names, in every language)."""
+    with use(DEFAULT):
+        return key_masks(read_model(slug, upload).layers, position)
 
 
 def masks(
@@ -51,7 +54,8 @@ def masks(
     """The keys the token at ``position`` attends to per layer kind: strided over 0 .. L, or (``near``) near L."""
     v = _masks(slug, upload, position)
     rows, keys = (v.near_masks, v.near_k) if near else (v.masks, v.k_pos)
-    figure = fig.mask_figure(rows, keys, labels=list(v.labels), position=position, model=name, lecture=lecture)
+    labels = [mask_label(*kind) for kind in mask_kinds(read_model(slug, upload).layers)]  # in the run's language
+    figure = fig.mask_figure(rows, keys, labels=labels, position=position, model=name, lecture=lecture)
 
     def csv() -> str:
         columns = {label: row.astype(np.int8) for label, row in zip(v.labels, rows, strict=True)}

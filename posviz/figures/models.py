@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from posviz.encodings.model_hf import KINDS
 from posviz.encodings.model_layers import Layer
 from posviz.figures.common import MASK_COLOR, as_array, compact, finish, look, number, sample_note, subtitle_lines
+from posviz.i18n import N_, _, ngettext
 
 TWO_PI = 2 * np.pi
 # Okabe-Ito, colourblind-safe: one colour per attention kind, and the position-encoding row.
@@ -29,6 +30,7 @@ ROPE_COLORS = {True: "#CC79A7", False: "#DDDDDD"}
 CATEGORIES = (*KINDS, "RoPE", "NoPE")  # z codes of the strip
 SCALED, DEFAULT, SLOW = "#D55E00", "#7f7f7f", "#D55E00"
 TEXT_CELLS = 32  # write each layer's window in its cell up to this many layers
+STACKS = (N_("encoder"), N_("decoder"))  # a layer's stack, named in its hover text
 
 
 def _short(n: int) -> str:
@@ -43,7 +45,7 @@ def _label(layer: Layer) -> str:
 
 
 def _direction(layer: Layer) -> str:
-    return "" if layer.causal else ", bidirectional"
+    return "" if layer.causal else _(", bidirectional")
 
 
 def _discrete_scale() -> list:
@@ -73,9 +75,16 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
         [[kind_code[x.attention] for x in layers], [rope if x.rope else nope_code for x in layers]], dtype=np.int8
     )
     x = np.arange(1, n + 1, dtype=np.int16)
+    attention_hover, position_hover = _("layer {i} ({stack})<br>{kind} attention{direction}"), _("layer {i}<br>{what}")
     hover = [
-        [f"layer {i + 1} ({x_.stack})<br>{_label(x_)} attention{_direction(x_)}" for i, x_ in enumerate(layers)],
-        [f"layer {i + 1}<br>{'RoPE' if x_.rope else 'no position encoding'}" for i, x_ in enumerate(layers)],
+        [
+            attention_hover.format(i=i + 1, stack=_(x_.stack), kind=_label(x_), direction=_direction(x_))
+            for i, x_ in enumerate(layers)
+        ],
+        [
+            position_hover.format(i=i + 1, what="RoPE" if x_.rope else _("no position encoding"))
+            for i, x_ in enumerate(layers)
+        ],
     ]
     text = None
     if n <= (TEXT_CELLS // 2 if lecture else TEXT_CELLS):
@@ -84,7 +93,7 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
         go.Heatmap(
             z=z,
             x=x,
-            y=["attention", "position"],
+            y=[_("attention"), _("position")],
             customdata=hover,
             hovertemplate="%{customdata}<extra></extra>",
             colorscale=_discrete_scale(),
@@ -98,14 +107,18 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
         )
     )
     present = sorted({(x_.attention, x_.window) for x_ in layers}, key=lambda a: (kind_code[a[0]], a[1] or 0))
+
+    def counted(count: int) -> str:
+        return _("{n} layers").format(n=count)
+
     legend = [
-        (f"{_label(Layer(a, w, True))}: {sum(1 for l_ in layers if l_.attention == a)} layers", KIND_COLORS[a])
+        (f"{_label(Layer(a, w, True))}: {counted(sum(1 for l_ in layers if l_.attention == a))}", KIND_COLORS[a])
         for a, w in present
     ]
     nope = sum(1 for x_ in layers if not x_.rope)
-    legend += [(f"RoPE: {n - nope} layers", ROPE_COLORS[True])]
+    legend += [(f"RoPE: {counted(n - nope)}", ROPE_COLORS[True])]
     if nope:
-        legend += [(f"no position encoding (NoPE): {nope} layers", ROPE_COLORS[False])]
+        legend += [(_("no position encoding (NoPE): {layers}").format(layers=counted(nope)), ROPE_COLORS[False])]
     for name, color in legend:
         fig.add_trace(
             go.Scatter(
@@ -121,9 +134,9 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
     if "encoder" in stacks and "decoder" in stacks:
         cut = stacks.index("decoder") + 0.5
         fig.add_vline(x=cut, line=dict(color="#222", width=lk.line))
-        fig.add_annotation(x=cut, y=1.0, yref="paper", text="encoder | decoder", showarrow=False, yanchor="bottom")
+        fig.add_annotation(x=cut, y=1.0, yref="paper", text=_("encoder | decoder"), showarrow=False, yanchor="bottom")
     dtick = 1 if n <= 32 else 5 if n <= 80 else 10
-    fig.update_xaxes(title_text="layer (1 = first)", dtick=dtick, showgrid=False, zeroline=False)
+    fig.update_xaxes(title_text=_("layer (1 = first)"), dtick=dtick, showgrid=False, zeroline=False)
     fig.update_yaxes(showgrid=False, zeroline=False, autorange="reversed")
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.35, x=0), plot_bgcolor="white")
     kinds = ", ".join(
@@ -131,8 +144,11 @@ def layer_strip_figure(layers: tuple[Layer, ...], *, model: str, lecture: bool =
     )
     return finish(
         fig,
-        title=f"{model}: attention and position encoding in each of its {n} layers",
-        subtitle=subtitle_lines(f"{kinds}; {n - nope} with RoPE, {nope} without", "hover a cell for the layer"),
+        title=_("{model}: attention and position encoding in each of its {n} layers").format(model=model, n=n),
+        subtitle=subtitle_lines(
+            _("{kinds}; {rope} with RoPE, {nope} without").format(kinds=kinds, rope=n - nope, nope=nope),
+            _("hover a cell for the layer"),
+        ),
         lecture=lecture,
         height=int(lk.height * 0.6),
     )
@@ -147,13 +163,13 @@ def _pairs_trace(y, *, name: str, color: str, dash: str | None, width: int, hove
         name=name,
         line=dict(color=color, dash=dash, width=width),
         marker=dict(size=width * 2 + 2),
-        hovertemplate="pair k = %{x}<br>" + hover + " = %{y:.4g}<extra>" + name + "</extra>",
+        hovertemplate=_("pair k = %{x}<br>") + hover + " = %{y:.4g}<extra>" + name + "</extra>",
     )
 
 
 def _pairs_axes(fig: go.Figure, y_title: str) -> None:
     """The per-pair axes: pairs fast to slow along x, a log y titled ``y_title``, the legend below."""
-    fig.update_xaxes(title_text="pair k (fast → slow)")
+    fig.update_xaxes(title_text=_("pair k (fast → slow)"))
     fig.update_yaxes(title_text=y_title, type="log", exponentformat="power")
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
 
@@ -182,24 +198,42 @@ def inv_freq_figure(
     fig = go.Figure()
     fig.add_trace(
         _pairs_trace(
-            default_inv_freq, name="unscaled (rope_theta alone)", color=DEFAULT, dash="dot", width=lk.line, hover="θ_k"
+            default_inv_freq,
+            name=_("unscaled (rope_theta alone)"),
+            color=DEFAULT,
+            dash="dot",
+            width=lk.line,
+            hover="θ_k",
         )
     )
     if other is not None:
         fig.add_trace(_pairs_trace(other, name=other_name, color="#56B4E9", dash="dash", width=lk.line, hover="θ_k"))
     fig.add_trace(
-        _pairs_trace(inv_freq, name=f"{method} (this model)", color=SCALED, dash=None, width=lk.line, hover="θ_k")
+        _pairs_trace(
+            inv_freq,
+            name=_("{method} (this model)").format(method=method),
+            color=SCALED,
+            dash=None,
+            width=lk.line,
+            hover="θ_k",
+        )
     )
     ratio = (inv / as_array(default_inv_freq).astype(np.float64))[~still]  # (turning pairs,)
     changed = int(np.sum(~np.isclose(ratio, 1.0, rtol=1e-9)))
-    said = f"{changed} of {len(inv)} pairs changed; slowest turning pair divided by {number(1 / ratio[-1], 3)}"
+    said = _("{changed} of {pairs} pairs changed; slowest turning pair divided by {factor}").format(
+        changed=changed, pairs=len(inv), factor=number(1 / ratio[-1], 3)
+    )
     if still.any():
-        said = f"{len(ratio)} of {len(inv)} pairs turn, as in a full-width head; {int(still.sum())} never turn (θ = 0)"
-    _pairs_axes(fig, "inv_freq θ_k, radians per token (log)")
+        said = _("{turning} of {pairs} pairs turn, as in a full-width head; {still} never turn (θ = 0)").format(
+            turning=len(ratio), pairs=len(inv), still=int(still.sum())
+        )
+    _pairs_axes(fig, _("inv_freq θ_k, radians per token (log)"))
     return finish(
         fig,
-        title=f"{model}, {attention} layers: inv_freq per pair, {method} against unscaled RoPE",
-        subtitle=subtitle_lines(said, "log scale: equal steps are equal ratios"),
+        title=_("{model}, {attention} layers: inv_freq per pair, {method} against unscaled RoPE").format(
+            model=model, attention=attention, method=method
+        ),
+        subtitle=subtitle_lines(said, _("log scale: equal steps are equal ratios")),
         lecture=lecture,
     )
 
@@ -225,8 +259,9 @@ def wavelength_figure(
     wave0 = TWO_PI / as_array(default_inv_freq).astype(np.float64)
     slow = np.nan_to_num(wave, nan=0.0) > extended
     fig = go.Figure()
-    fig.add_trace(_pairs_trace(wave0, name="unscaled", color=DEFAULT, dash="dot", width=lk.line, hover="wavelength"))
-    fig.add_trace(_pairs_trace(wave, name="this model", color=SCALED, dash=None, width=lk.line, hover="wavelength"))
+    said_wave = _("wavelength")
+    fig.add_trace(_pairs_trace(wave0, name=_("unscaled"), color=DEFAULT, dash="dot", width=lk.line, hover=said_wave))
+    fig.add_trace(_pairs_trace(wave, name=_("this model"), color=SCALED, dash=None, width=lk.line, hover=said_wave))
     if slow.any():
         k = np.flatnonzero(slow)
         fig.add_trace(
@@ -234,14 +269,17 @@ def wavelength_figure(
                 x=compact(k),
                 y=wave[k].astype(np.float32),
                 mode="markers",
-                name="never completes a turn",
+                name=_("never completes a turn"),
                 marker=dict(symbol="x", size=lk.font, color="#000"),
-                hovertemplate="pair k = %{x}<br>wavelength = %{y:.4g} tokens<extra>never completes a turn</extra>",
+                hovertemplate=_("pair k = %{x}<br>wavelength = %{y:.4g} tokens")
+                + "<extra>"
+                + _("never completes a turn")
+                + "</extra>",
             )
         )
-    lines = [(extended, "extended context", "solid", "bottom"), (trained, "trained context", "dash", "top")]
+    lines = [(extended, _("extended context"), "solid", "bottom"), (trained, _("trained context"), "dash", "top")]
     if trained == extended:  # one line, one label (two labels on one line overlap)
-        lines = [(extended, "trained = extended context", "solid", "bottom")]
+        lines = [(extended, _("trained = extended context"), "solid", "bottom")]
     for value, name, dash, side in lines:  # extended labelled above its line, trained below: never on each other
         if value:
             fig.add_hline(y=value, line=dict(color="#333", dash=dash, width=lk.line / 2))
@@ -255,13 +293,17 @@ def wavelength_figure(
                 yanchor=side,
                 font_size=lk.font - 2,
             )
-    _pairs_axes(fig, "wavelength 2π / θ_k, tokens (log)")
-    said = f"{int(slow.sum())} of {len(wave)} pairs never complete a turn within {extended:,} tokens"
+    _pairs_axes(fig, _("wavelength 2π / θ_k, tokens (log)"))
+    said = _("{slow} of {pairs} pairs never complete a turn within {extended:,} tokens").format(
+        slow=int(slow.sum()), pairs=len(wave), extended=extended
+    )
     if still.any():
-        said += f"; {int(still.sum())} never turn at all (θ = 0)"
+        said += _("; {still} never turn at all (θ = 0)").format(still=int(still.sum()))
     return finish(
         fig,
-        title=f"{model}, {attention} layers: wavelength of each pair against the context",
+        title=_("{model}, {attention} layers: wavelength of each pair against the context").format(
+            model=model, attention=attention
+        ),
         subtitle=said,
         lecture=lecture,
     )
@@ -279,16 +321,16 @@ def reach_figure(
     lk = look(lecture)
     reach = as_array(reach).astype(np.int64)
     n = np.arange(len(reach))
-    kinds = ["(input)"] + [_label(x) for x in layers]
+    kinds = [_("(input)")] + [_label(x) for x in layers]
     fig = go.Figure(
         go.Scatter(
             x=compact(n),
             y=compact(reach),
             mode="lines+markers",
-            name="all layers",
+            name=_("all layers"),
             line=dict(shape="hv", width=lk.line),
             customdata=kinds,
-            hovertemplate="after %{x} layers (last: %{customdata})<br>%{y:,} tokens back<extra></extra>",
+            hovertemplate=_("after %{x} layers (last: %{customdata})<br>%{y:,} tokens back") + "<extra></extra>",
         )
     )
     if windowed is not None:
@@ -297,9 +339,9 @@ def reach_figure(
                 x=compact(n),
                 y=compact(as_array(windowed).astype(np.int64)),
                 mode="lines",
-                name="windowed layers alone",
+                name=_("windowed layers alone"),
                 line=dict(shape="hv", width=lk.line, dash="dot", color=KIND_COLORS["sliding"]),
-                hovertemplate="windowed layers alone, after %{x} layers<br>%{y:,} tokens back<extra></extra>",
+                hovertemplate=_("windowed layers alone, after %{x} layers<br>%{y:,} tokens back") + "<extra></extra>",
             )
         )
     fig.add_hline(y=position, line=dict(color="#333", dash="dash", width=lk.line / 2))
@@ -307,7 +349,7 @@ def reach_figure(
         x=0,
         xref="paper",
         y=position,
-        text=f"all {position:,} earlier tokens",
+        text=_("all {position:,} earlier tokens").format(position=position),
         showarrow=False,
         xanchor="left",
         xshift=lk.font // 2,  # clear of the y axis line
@@ -315,17 +357,25 @@ def reach_figure(
         font_size=lk.font - 2,
     )
     full = next((i for i, r in enumerate(reach) if r == position), None)
-    said = f"everything after {full} layer{'s' if full != 1 else ''}" if full else "never everything"
+    said = (
+        ngettext("everything after {n} layer", "everything after {n} layers", full).format(n=full)
+        if full
+        else _("never everything")
+    )
     fig.update_xaxes(
-        title_text="layers passed, n", dtick=1 if len(layers) <= 32 else 5, range=[-0.5, len(layers) + 0.5]
+        title_text=_("layers passed, n"), dtick=1 if len(layers) <= 32 else 5, range=[-0.5, len(layers) + 0.5]
     )
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
-    fig.update_yaxes(title_text="tokens back reachable", rangemode="tozero")
+    fig.update_yaxes(title_text=_("tokens back reachable"), rangemode="tozero")
     return finish(
         fig,
-        title=f"{model}: how far back information can reach the token at position {position:,}",
+        title=_("{model}: how far back information can reach the token at position {position:,}").format(
+            model=model, position=position
+        ),
         subtitle=subtitle_lines(
-            f"{said}; a sliding window of W moves information W − 1 tokens per layer, a chunk never past its start",
+            _(
+                "{said}; a sliding window of W moves information W − 1 tokens per layer, a chunk never past its start"
+            ).format(said=said),
         ),
         lecture=lecture,
     )
@@ -353,19 +403,24 @@ def mask_figure(masks, k_pos, *, labels: list[str], position: int, model: str, l
             showscale=False,
             xgap=0,
             ygap=3,
-            hovertemplate="%{y}<br>key j = %{x}<br>%{z}: 1 attended, 0 not<extra></extra>",
+            hovertemplate=_("%{y}<br>key j = %{x}<br>%{z}: 1 attended, 0 not") + "<extra></extra>",
         )
     )
-    seen = [f"{label}: {int(row.sum())} of {len(k)} shown keys" for label, row in zip(labels, z, strict=True)]
-    fig.update_xaxes(title_text="key position j", showgrid=False, zeroline=False)
+    shown = _("{label}: {count} of {keys} shown keys")
+    seen = [shown.format(label=label, count=int(row.sum()), keys=len(k)) for label, row in zip(labels, z, strict=True)]
+    fig.update_xaxes(title_text=_("key position j"), showgrid=False, zeroline=False)
     fig.update_yaxes(showgrid=False, zeroline=False, autorange="reversed")
     note = sample_note(np.array([position]), k, 1, int(k[-1] - k[0]) + 1 if len(k) else 0)
     if len(k) and k[0] > 0:
-        note = subtitle_lines(note, f"window view: keys {int(k[0]):,} to {int(k[-1]):,}")
+        note = subtitle_lines(
+            note, _("window view: keys {first:,} to {last:,}").format(first=int(k[0]), last=int(k[-1]))
+        )
     return finish(
         fig,
-        title=f"{model}: keys the token at position {position:,} attends to, per layer kind",
-        subtitle=subtitle_lines("; ".join(seen), "blue: attended, grey: masked", note),
+        title=_("{model}: keys the token at position {position:,} attends to, per layer kind").format(
+            model=model, position=position
+        ),
+        subtitle=subtitle_lines(_("; ").join(seen), _("blue: attended, grey: masked"), note),
         lecture=lecture,
         height=int(lk.height * (0.45 + 0.08 * len(labels))),
     )

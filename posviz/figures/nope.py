@@ -25,6 +25,7 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import heatmap
 from posviz.figures.csv import columns_csv, matrix_csv
 from posviz.figures.layout import finish, look, number, subtitle_lines
+from posviz.i18n import _
 
 SHIPPED = {"llama4": "llama-4-scout", "smollm3": "smollm3-3b", "cohere2": "command-cohere2"}  # /models?model=
 ROPE_COLOR, NOPE_COLOR = "#9467bd", "#7f7f7f"
@@ -40,12 +41,14 @@ def marker(*, length: int, lecture: bool = False) -> Chart:
         weights.numpy().astype(np.float32),
         q_pos=pos,
         k_pos=pos,
-        title="Equal scores under the causal mask: query t spreads 1/t over its keys",
+        title=_("Equal scores under the causal mask: query t spreads 1/t over its keys"),
         subtitle=subtitle_lines(
-            "no position term anywhere; the value is 1 on the first token only (<bos>)",
-            f"so the output at position t is 1/t: 1, 1/2, … 1/{length}, a position a later layer can read",
+            _("no position term anywhere; the value is 1 on the first token only (<bos>)"),
+            _("so the output at position t is 1/t: 1, 1/2, … 1/{length}, a position a later layer can read").format(
+                length=length
+            ),
         ),
-        value_name="weight",
+        value_name=_("weight"),
         lecture=lecture,
         zmin=0.0,
         zmax=1.0,
@@ -66,28 +69,29 @@ def permutation(*, dim: int, seed: int, lecture: bool = False) -> Chart:
     x = toy_normal(length, dim, generator=torch.Generator().manual_seed(seed)).double() / dim**0.25
     order = torch.arange(length - 1, -1, -1)
     free, masked = permutation_change(x, order, causal=False).numpy(), permutation_change(x, order, causal=True).numpy()
-    tokens = [f"token {i + 1}" for i in range(length)]
+    tokens = [_("token {i}").format(i=i + 1) for i in range(length)]
     data = [
         {"type": "bar", "x": tokens, "y": y.astype(np.float32), "name": name, "marker": {"color": color},
          "hovertemplate": "%{x}: %{y:.3g}<extra>" + name + "</extra>"}
-        for y, name, color in ((free, "no mask", NOPE_COLOR), (masked, "causal mask", ROPE_COLOR))
+        for y, name, color in ((free, _("no mask"), NOPE_COLOR), (masked, _("causal mask"), ROPE_COLOR))
     ]  # fmt: skip
     layout = {
         "barmode": "group",
-        "xaxis": {"title": {"text": "token (the same vector wherever it stands)"}},
-        "yaxis": {"title": {"text": "largest change of its output"}},
+        "xaxis": {"title": {"text": _("token (the same vector wherever it stands)")}},
+        "yaxis": {"title": {"text": _("largest change of its output")}},
     }
     figure = finish(
         {"data": data, "layout": layout},
-        title="Reverse the sentence: what a model without positions can tell apart",
+        title=_("Reverse the sentence: what a model without positions can tell apart"),
         subtitle=subtitle_lines(
-            "without the mask no token's output changes (0, up to rounding): attention sees a set",
-            "with the mask it changes: each token now sees a different set of predecessors",
+            _("without the mask no token's output changes (0, up to rounding): attention sees a set"),
+            _("with the mask it changes: each token now sees a different set of predecessors"),
         ),
         lecture=lecture,
         height=int(lk.height * 0.8),
     )
-    return Chart.of(figure, lambda: columns_csv({"token": tokens, "no mask": free, "causal mask": masked}))
+    english = [f"token {i + 1}" for i in range(length)]  # the CSV's rows, as in every language
+    return Chart.of(figure, lambda: columns_csv({"token": english, "no mask": free, "causal mask": masked}))
 
 
 @cache
@@ -99,11 +103,11 @@ def _shipped(model_type: str) -> np.ndarray:
 def layers(*, lecture: bool = False) -> Chart:
     """The layer strip of each shipped model with NoPE layers: which layers rotate, which have no position."""
     rows = [(NOPE_MODELS[m], _shipped(m)) for m in SHIPPED]
-    width = max(len(r) for _, r in rows)
+    width = max(len(r) for _name, r in rows)
     z = np.full((len(rows), width), np.nan, dtype=np.float32)
-    for i, (_, rotates) in enumerate(rows):
+    for i, (_name, rotates) in enumerate(rows):
         z[i, : len(rotates)] = rotates.astype(np.float32)
-    names = [name for name, _ in rows]
+    names = [name for name, _r in rows]
     data = [
         {
             "type": "heatmap",
@@ -116,17 +120,19 @@ def layers(*, lecture: bool = False) -> Chart:
             "showscale": False,
             "xgap": 2,
             "ygap": 6,
-            "hovertemplate": "%{y}<br>layer %{x}: %{z}<extra>1 = RoPE, 0 = no position</extra>",
+            "hovertemplate": _("%{y}<br>layer %{x}: %{z}") + "<extra>" + _("1 = RoPE, 0 = no position") + "</extra>",
         }
     ]
-    layout = {"xaxis": {"title": {"text": "layer (0-based)"}}, "yaxis": {"autorange": "reversed"}}
+    layout = {"xaxis": {"title": {"text": _("layer (0-based)")}}, "yaxis": {"autorange": "reversed"}}
     figure = finish(
         {"data": data, "layout": layout},
-        title="Shipped models with NoPE layers: purple rotates, grey has no position term",
+        title=_("Shipped models with NoPE layers: purple rotates, grey has no position term"),
         subtitle=subtitle_lines(
-            "Llama 4 and SmolLM3: every 4th layer without RoPE (no_rope_layers, 1 = uses RoPE); "
-            "Cohere2: its global layers",
-            "read from each config by transformers; open them on the Real models page",
+            _(
+                "Llama 4 and SmolLM3: every 4th layer without RoPE (no_rope_layers, 1 = uses RoPE); "
+                "Cohere2: its global layers"
+            ),
+            _("read from each config by transformers; open them on the Real models page"),
         ),
         lecture=lecture,
         height=int(look(lecture).height * 0.6),
@@ -145,23 +151,24 @@ def temperature(*, lecture: bool = False) -> Chart:
             "mode": "lines",
             "x": t.numpy().astype(np.int64),
             "y": scale.astype(np.float32),
-            "name": "query scale",
+            "name": _("query scale"),
             "line": {"width": lk.line, "color": NOPE_COLOR, "shape": "hv"},
-            "hovertemplate": "position %{x}<br>scale %{y:.4f}<extra></extra>",
+            "hovertemplate": _("position %{x}<br>scale %{y:.4f}") + "<extra></extra>",
         }
     ]
     layout = {
-        "xaxis": {"title": {"text": "query position t (log)"}, "type": "log"},
-        "yaxis": {"title": {"text": "factor on q_t"}},
+        "xaxis": {"title": {"text": _("query position t (log)")}, "type": "log"},
+        "yaxis": {"title": {"text": _("factor on q_t")}},
         "showlegend": False,
     }
     figure = finish(
         {"data": data, "layout": layout},
-        title="Llama 4's NoPE layers sharpen far queries: 1 + 0.1·log(⌊(t + 1)/8192⌋ + 1)",
+        title=_("Llama 4's NoPE layers sharpen far queries: 1 + 0.1·log(⌊(t + 1)/8192⌋ + 1)"),
         subtitle=subtitle_lines(
-            f"1 below position {FLOOR_SCALE - 1}, then steps up every {FLOOR_SCALE} tokens; "
-            f"{number(scale[-1], 4)} at 10M",
-            "without it, attention would flatten as more keys share one softmax",
+            _("1 below position {below}, then steps up every {floor} tokens; {last} at 10M").format(
+                below=FLOOR_SCALE - 1, floor=FLOOR_SCALE, last=number(scale[-1], 4)
+            ),
+            _("without it, attention would flatten as more keys share one softmax"),
         ),
         lecture=lecture,
         height=int(lk.height * 0.8),
@@ -177,22 +184,25 @@ def drope(*, dim: int, base: float, length: int, seed: int, lecture: bool = Fals
     with_rope, dropped = rope_and_drope_attention(x, x, inv_freq=rope_inv_freq(dim, base=base))
     rope_d, drop_d = attention_by_distance(with_rope).numpy(), attention_by_distance(dropped).numpy()
     r = np.arange(length)
+    rope_name, drop_name = _("with RoPE"), _("dropped: cos = 1, sin = 0")
     data = [
         {"type": "scatter", "mode": "lines", "x": r[1:], "y": y[1:].astype(np.float32), "name": name,
          "line": {"width": lk.line, "color": color},
-         "hovertemplate": "distance %{x}<br>mean weight %{y:.3g}<extra>" + name + "</extra>"}
-        for y, name, color in ((rope_d, "with RoPE", ROPE_COLOR), (drop_d, "dropped: cos = 1, sin = 0", NOPE_COLOR))
+         "hovertemplate": _("distance %{x}<br>mean weight %{y:.3g}") + "<extra>" + name + "</extra>"}
+        for y, name, color in ((rope_d, rope_name, ROPE_COLOR), (drop_d, drop_name, NOPE_COLOR))
     ]  # fmt: skip
     layout = {
-        "xaxis": {"title": {"text": "distance i − j (log)"}, "type": "log"},
-        "yaxis": {"title": {"text": "mean attention weight (log)"}, "type": "log"},
+        "xaxis": {"title": {"text": _("distance i − j (log)")}, "type": "log"},
+        "yaxis": {"title": {"text": _("mean attention weight (log)")}, "type": "log"},
     }
     figure = finish(
         {"data": data, "layout": layout},
-        title="DroPE: the same queries and keys, with RoPE and with it dropped",
+        title=_("DroPE: the same queries and keys, with RoPE and with it dropped"),
         subtitle=subtitle_lines(
-            f"one token repeated with {NOISE:g} noise (seed {seed}), d = {dim}, {length} tokens",
-            "with RoPE the near keys win; dropped, alike tokens share attention evenly",
+            _("one token repeated with {noise:g} noise (seed {seed}), d = {dim}, {length} tokens").format(
+                noise=NOISE, seed=seed, dim=dim, length=length
+            ),
+            _("with RoPE the near keys win; dropped, alike tokens share attention evenly"),
         ),
         lecture=lecture,
     )

@@ -20,6 +20,7 @@ from posviz.figures.model_rope import ranges, rope_facts
 from posviz.ui.models.links import link_markdown, page_links
 from posviz.ui.models.notes import lesson
 from posviz.ui.models.settings import SHIPPED, UNBOUNDED_CONTEXT, limits
+from posviz.ui.models.shipped import said, sentences, unmarked
 from posviz.ui.models.snippets import MODELS_PARTS, models_snippet
 
 with warnings.catch_warnings():
@@ -216,3 +217,18 @@ def limits_of_upload(data: bytes):
     from posviz.ui.models.settings import limits_of
 
     return limits_of(model_positions(read_config(data)))
+
+
+@pytest.mark.parametrize("slug", SHIPPED)
+def test_every_sentence_of_a_shipped_configs_prose_is_marked_for_translation(slug):
+    """A shipped config's ``_source`` and ``_note`` are data the page shows: each sentence must be marked in
+    posviz.ui.models.shipped, or it reads in English on a translated page."""
+    config = CONFIGS[slug]
+    left = [s for key in ("_source", "_note") for s in unmarked(str(config.get(key, "")))]
+    assert not left, f"{slug}: add these sentences to posviz.ui.models.shipped.SENTENCES: {left}"
+
+
+def test_a_shipped_source_of_the_class_defaults_pattern_keeps_its_names():
+    text = CONFIGS["qwen3-vl"]["_source"]
+    assert sentences(text) == [text] and not unmarked(text)
+    assert said(text) == text  # English: unchanged

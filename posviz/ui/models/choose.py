@@ -18,6 +18,7 @@ from dataclasses import fields
 import streamlit as st
 
 from posviz.hub import HubError, parse_model_ref
+from posviz.i18n import N_, _
 from posviz.ui import state
 from posviz.ui.controls import control
 from posviz.ui.models.remote import is_hub
@@ -25,8 +26,8 @@ from posviz.ui.models.settings import MODEL, VS, ModelsSettings
 from posviz.ui.params import Param, parse, plain, quote_raw
 
 MODEL_SIDES = (MODEL, VS)
-HUB_LABELS = {"model": "…or a model on the Hub", "vs": "…or one on the Hub beside it"}
-HUB_HELP = (
+HUB_LABELS = {"model": N_("…or a model on the Hub"), "vs": N_("…or one on the Hub beside it")}
+HUB_HELP = N_(
     "A Hugging Face Hub model id, namespace/name (Qwen/Qwen3-8B), optionally @revision (a branch, tag or commit). "
     "The server fetches its config.json and reads it as an upload; the address bar then opens it for anyone."
 )
@@ -48,8 +49,31 @@ def _handed(p: Param, linked: bool) -> str | None:
         return None
 
 
-def _from_link(p: Param) -> tuple[str, str | None, bool]:
-    """``(value, notice, rewrite)``: the link's value for ``p.key``, why it was not taken as is, whether to fix it."""
+Recipe = tuple[str, tuple[str, ...]]  # how to say a notice again: ("link" | "typed" | "parse", the text(s) read)
+
+
+def _notice(p: Param, recipe: Recipe) -> str:
+    """The notice ``recipe`` stands for, in the run's language (a notice is kept through reruns as its recipe,
+    so a reader who switches language reads it in the new one)."""
+    kind, texts = recipe
+    if kind == "parse":
+        return parse(p, list(texts))[1] or ""
+    text = texts[-1]
+    try:
+        parse_model_ref(text)
+        why = ""
+    except HubError as e:
+        why = plain(str(e))
+    if kind == "typed":
+        return _("{value} was not opened: {why}").format(value=quote_raw(text), why=why)
+    return _(
+        "{key}={value} in the link is not a shipped config or a Hub model id: {why} Using {default} instead."
+    ).format(key=p.key, value=quote_raw(text), why=why, default=p.default)
+
+
+def _from_link(p: Param) -> tuple[str, Recipe | None, bool]:
+    """``(value, notice, rewrite)``: the link's value for ``p.key``, why it was not taken as is (a recipe for
+    :func:`_notice`), whether to fix it."""
     raw = st.query_params.get_all(p.key)
     handed = _handed(p, bool(raw))
     if handed is not None:
@@ -60,15 +84,11 @@ def _from_link(p: Param) -> tuple[str, str | None, bool]:
     if is_hub(text):
         try:
             ref = str(parse_model_ref(text))
-        except HubError as e:
-            why = (
-                f"{p.key}={quote_raw(text)} in the link is not a shipped config or a Hub model id: "
-                f"{plain(str(e))} Using {p.default} instead."
-            )
-            return p.default, why, True
+        except HubError:
+            return p.default, ("link", (text,)), True
         return ref, None, raw != [ref]
     value, notice = parse(p, raw)
-    return value, notice, notice is not None or raw != [value]
+    return value, ("parse", tuple(raw)) if notice is not None else None, notice is not None or raw != [value]
 
 
 def _write(key: str, value: str, default: str) -> None:
@@ -89,8 +109,8 @@ def _typed(p: Param, box: str) -> None:
     notices = st.session_state.setdefault(_NOTICES, {})
     try:
         ref = str(parse_model_ref(text))
-    except HubError as e:
-        notices[p.key] = (f"{quote_raw(text)} was not opened: {plain(str(e))}", st.session_state.get(p.key))
+    except HubError:
+        notices[p.key] = (("typed", (text,)), st.session_state.get(p.key))
         return
     notices.pop(p.key, None)
     _write(p.key, ref, p.default)
@@ -107,13 +127,13 @@ def _model_control(p: Param, where) -> tuple[str, str | None]:
         notices[p.key] = (notice, value)  # kept through the reruns a corrected link causes
     elif p.key in notices and notices[p.key][1] != value:
         del notices[p.key]  # the user has moved on from the model the notice was about
-    notice = notices[p.key][0] if p.key in notices else None
+    notice = _notice(p, notices[p.key][0]) if p.key in notices else None
     options = list(p.options) + ([value] if value not in p.options else [])
     st.session_state[p.key] = st.session_state[_SHOWN + p.key] = value  # the list shows the link's model
-    where.selectbox(p.label, options, key=p.key, help=p.help, on_change=_picked, args=(p,))
+    where.selectbox(_(p.label), options, key=p.key, help=_(p.help), on_change=_picked, args=(p,))
     box = f"{state.MODELS_HUB_BOX}{p.key}"
     where.text_input(
-        HUB_LABELS[p.key], key=box, placeholder="namespace/name", help=HUB_HELP, on_change=_typed, args=(p, box)
+        _(HUB_LABELS[p.key]), key=box, placeholder="namespace/name", help=_(HUB_HELP), on_change=_typed, args=(p, box)
     )
     return value, notice
 
@@ -127,7 +147,7 @@ def read_models_settings(where=None) -> tuple[ModelsSettings, list[str]]:
         meta = f.metadata
         p: Param = meta["param"]
         if meta["section"]:
-            where.subheader(meta["section"])
+            where.subheader(_(meta["section"]))
         if p in MODEL_SIDES:
             values[f.name], notice = _model_control(p, where)
             notices += [notice] if notice else []

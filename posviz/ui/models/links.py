@@ -14,6 +14,7 @@ from posviz.encodings.model_rope import RopeSpec
 from posviz.encodings.model_vision import ENCODER_OF, ENCODERS, PRESETS, VisionFacts
 from posviz.encodings.models import ModelPositions
 from posviz.encodings.rope_scaling import METHODS
+from posviz.i18n import _
 from posviz.ui.params import MAX_CURVE_LEN, MAX_LEN, PARAMS
 
 Params = dict[str, str]
@@ -30,7 +31,9 @@ def _fit(params: dict[str, float | int | str], limits: dict[str, int]) -> tuple[
     kept, left = {}, []
     for key, value in params.items():
         if key in limits and isinstance(value, int | float) and value > limits[key]:
-            left.append(f"{key} {value:,} is past the page's {limits[key]:,}")
+            left.append(
+                _("{key} {value:,} is past the page's {limit:,}").format(key=key, value=value, limit=limits[key])
+            )
         else:
             kept[key] = value if isinstance(value, str) else _number(value)
     return kept, left
@@ -56,7 +59,8 @@ def rope_params(spec: RopeSpec) -> tuple[Params, list[str]]:
 
 
 def _differs(what: str, mine: object, page: object, preset: str) -> list[str]:
-    return [] if mine == page else [f"{what} {mine} is not the page's {preset} preset ({page})"]
+    said = _("{what} {mine} is not the page's {preset} preset ({page})")
+    return [] if mine == page else [said.format(what=what, mine=mine, preset=preset, page=page)]
 
 
 def vision_params(v: VisionFacts, text: RopeSpec | None) -> tuple[Params, list[str]]:
@@ -67,8 +71,8 @@ def vision_params(v: VisionFacts, text: RopeSpec | None) -> tuple[Params, list[s
     encoder = ENCODER_OF.get(v.encoder, v.encoder)
     params: dict = {"encoder": encoder, "merge": v.merge, "show_offsets": "true", "show_split": "true"}
     name, head = ENCODERS[encoder]
-    left = _differs("the vision head_dim", v.head_dim, head["head_dim"], name)
-    left += _differs("the vision rope_theta", f"{v.theta:,.10g}", f"{head['rope_theta']:,.10g}", name)
+    left = _differs(_("the vision head_dim"), v.head_dim, head["head_dim"], name)
+    left += _differs(_("the vision rope_theta"), f"{v.theta:,.10g}", f"{head['rope_theta']:,.10g}", name)
     preset = PRESETS.get(v.model_type)
     if v.mrope_section is not None and preset is not None:
         params["vl_model"] = v.model_type
@@ -76,8 +80,8 @@ def vision_params(v: VisionFacts, text: RopeSpec | None) -> tuple[Params, list[s
             params["tokens_per_second"] = v.tokens_per_second
         left += _differs("mrope_section", list(v.mrope_section), list(preset.mrope_section), preset.name)
         if text is not None:
-            left += _differs("the text rope_theta", f"{text.base:,.10g}", f"{preset.rope_theta:,.10g}", preset.name)
-            left += _differs("the text head_dim", text.rotary_dim, preset.head_dim, preset.name)
+            left += _differs(_("the text rope_theta"), f"{text.base:,.10g}", f"{preset.rope_theta:,.10g}", preset.name)
+            left += _differs(_("the text head_dim"), text.rotary_dim, preset.head_dim, preset.name)
     kept, over = _fit(params, VISION_LIMITS)
     return kept, over + left
 
@@ -91,9 +95,13 @@ def page_links(mp: ModelPositions) -> list[tuple[str, str, Params, list[str]]]:
         for kind, spec in mp.ropes:
             groups.setdefault(spec, []).append(kind)
         for spec, kinds in groups.items():
-            what = f"the RoPE page with its {' and '.join(kinds)} layers' RoPE ({spec.rope_type})"
+            what = _("the RoPE page with its {kinds} layers' RoPE ({rope_type})").format(
+                kinds=_(" and ").join(kinds), rope_type=spec.rope_type
+            )
             if spec.rope_type not in METHODS:
-                what += f"; {spec.rope_type} is not on that page, so it opens the unscaled RoPE of the same base"
+                what += _("; {rope_type} is not on that page, so it opens the unscaled RoPE of the same base").format(
+                    rope_type=spec.rope_type
+                )
             params, left = rope_params(spec)
             out.append((what, "rope", params, left))
     elif mp.t5 is not None:
@@ -101,24 +109,27 @@ def page_links(mp: ModelPositions) -> list[tuple[str, str, Params, list[str]]]:
         span = min(2 * t.max_distance, MAX_LEN)
         params = dict(num_buckets=t.num_buckets, max_distance=t.max_distance, heads=t.heads, bidirectional="true")
         kept, left = _fit({**params, "q_len": span, "k_len": span}, {"heads": PARAMS["heads"].max})
-        out.append(("the T5 page with its buckets, maximum distance and heads (the encoder)", "t5", kept, left))
+        out.append((_("the T5 page with its buckets, maximum distance and heads (the encoder)"), "t5", kept, left))
     elif mp.alibi is not None:
         seq_len = min(mp.max_position or TRAINED_FALLBACK, MAX_LEN)
         kept, left = _fit({"heads": mp.alibi.heads, "seq_len": seq_len, "causal": "true"}, {})
-        out.append(("the ALiBi page with its heads", "alibi", kept, left))
+        out.append((_("the ALiBi page with its heads"), "alibi", kept, left))
     elif mp.table is not None:
         size = mp.table.size - mp.table.offset
         params = {"seq_len": min(size, MAX_LEN), "dim": mp.table.dim}
         if mp.family == "sinusoidal":
             params.update(layout=mp.table.layout or "interleaved", base=10000.0)
-            what = "the sinusoidal page with its table"
+            what = _("the sinusoidal page with its table")
         else:
-            what = "the sinusoidal page, whose section 5 sets a learned table beside the fixed one"
+            what = _("the sinusoidal page, whose section 5 sets a learned table beside the fixed one")
         kept, left = _fit(params, {"dim": PARAMS["dim"].max})
         out.append((what, "sinusoidal", kept, left))
     if mp.vision is not None:
-        mrope = " and M-RoPE" if mp.vision.mrope_section else ""
-        what = f"the vision page with its vision encoder, merge size{mrope}"
+        what = (
+            _("the vision page with its vision encoder, merge size and M-RoPE")
+            if mp.vision.mrope_section
+            else _("the vision page with its vision encoder, merge size")
+        )
         out.append((what, "vision", *vision_params(mp.vision, mp.ropes[0][1] if mp.ropes else None)))
     return out
 
@@ -128,6 +139,6 @@ def link_markdown(mp: ModelPositions) -> str:
     lines = []
     for what, path, params, left in page_links(mp):
         url = path + ("?" + urlencode(params) if params else "")
-        note = f" ({'; '.join(left)}: it opens with its own default)" if left else ""
-        lines.append(f"- [Open {what}]({url}){note}")
+        note = _(" ({left}: it opens with its own default)").format(left=_("; ").join(left)) if left else ""
+        lines.append(_("- [Open {what}]({url}){note}").format(what=what, url=url, note=note))
     return "\n".join(lines)

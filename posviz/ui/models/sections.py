@@ -14,11 +14,13 @@ import streamlit as st
 
 from posviz.encodings.model_masks import has_near_view
 from posviz.figures import model_facts, model_family, model_layers, model_rope
+from posviz.i18n import _
 from posviz.ui.cache import chart, data
 from posviz.ui.exports import show_figure
 from posviz.ui.models import texts
 from posviz.ui.models.links import link_markdown
 from posviz.ui.models.notes import lesson
+from posviz.ui.models.shipped import said
 from posviz.ui.models.sides import Side
 from posviz.ui.models.snippets import models_snippet
 from posviz.ui.params import plain
@@ -27,9 +29,9 @@ from posviz.ui.tables import static_table
 
 def upload_control() -> bytes | None:
     """The sidebar's config.json upload: its bytes (JSON only, at most 1 MB reaches the server), or None."""
-    st.sidebar.subheader("Your own config")
+    st.sidebar.subheader(_("Your own config"))
     f = st.sidebar.file_uploader(
-        "Upload a config.json", type=["json"], key="models_upload", max_upload_size=1, help=texts.UPLOAD_HELP
+        _("Upload a config.json"), type=["json"], key="models_upload", max_upload_size=1, help=_(texts.UPLOAD_HELP)
     )
     return None if f is None else f.getvalue()  # sides.load refuses more than MAX_UPLOAD_BYTES before parsing
 
@@ -45,19 +47,19 @@ def overview(side: Side, lecture: bool) -> None:
     for note in side.clipped:
         st.info(note, icon=":material/straighten:")
     facts = data(model_facts.model_facts, max_entries=64, **_model(side), checkpoint=m.model_id)
-    static_table(facts, label=f"{m.name}: position facts", hide_index=True)
+    static_table(facts, label=_("{model}: position facts").format(model=m.name), hide_index=True)
     if m.mp.vision is not None:
-        st.caption(texts.VISION)
+        st.caption(_(texts.VISION))
         vision = data(model_facts.vision_table, max_entries=64, **_model(side))
-        static_table(vision, label=f"{m.name}: M-RoPE and vision encoder", hide_index=True)
+        static_table(vision, label=_("{model}: M-RoPE and vision encoder").format(model=m.name), hide_index=True)
     for note in m.mp.notes:
-        st.caption(plain(note))
+        st.caption(plain(note))  # made in the run's language (read_model keys by it)
     if m.source.startswith("https://") and " " not in m.source:
-        st.caption(f"Fields from [{plain(m.model_id)}'s config.json]({m.source}).")
+        st.caption(_("Fields from [{model}'s config.json]({url}).").format(model=plain(m.model_id), url=m.source))
     elif m.source:  # a sentence, not an address (several sources, or transformers' class defaults)
-        st.caption(f"{plain(m.model_id)}: {plain(m.source)}.")
+        st.caption(_("{model}: {source}.").format(model=plain(m.model_id), source=plain(said(m.source))))
     if m.note:
-        st.caption(plain(m.note))
+        st.caption(plain(said(m.note)))
     st.markdown(link_markdown(m.mp))
 
 
@@ -65,17 +67,17 @@ def strip(side: Side, lecture: bool) -> None:
     show_figure(
         chart(model_layers.strip, max_entries=48, **_model(side), name=side.model.name, lecture=lecture),
         name=f"models_{side.tag}_strip",
-        alt=f"{side.model.name}: each layer's attention kind and whether it uses RoPE.",
+        alt=_("{model}: each layer's attention kind and whether it uses RoPE.").format(model=side.model.name),
         code=models_snippet(side.slug, part="strip"),
     )
 
 
 def rope_table(side: Side, lecture: bool) -> None:
     if not data(model_rope.rope_kinds, max_entries=64, **_model(side), seq_len=side.seq_len):
-        st.info(texts.NO_ROPE, icon=":material/info:")
+        st.info(_(texts.NO_ROPE), icon=":material/info:")
         return
     facts = data(model_rope.rope_facts, max_entries=64, **_model(side), seq_len=side.seq_len)
-    static_table(facts, label=f"{side.model.name}: RoPE per attention kind", hide_index=True)
+    static_table(facts, label=_("{model}: RoPE per attention kind").format(model=side.model.name), hide_index=True)
 
 
 def rope_figures(side: Side, lecture: bool) -> None:
@@ -83,6 +85,11 @@ def rope_figures(side: Side, lecture: bool) -> None:
     for i, group in enumerate(kinds):
         code = models_snippet(side.slug, part="rope", kind=group[0], seq_len=side.seq_len)
         for what, build in (("invfreq", model_rope.inv_freq), ("wavelength", model_rope.wavelength)):
+            alt = (
+                _("{model}, {kinds} layers: inv_freq of each rotary pair, log scale.")
+                if what == "invfreq"
+                else _("{model}, {kinds} layers: wavelength of each rotary pair, log scale.")
+            )
             figure = chart(
                 build,
                 max_entries=48,
@@ -95,7 +102,7 @@ def rope_figures(side: Side, lecture: bool) -> None:
             show_figure(
                 figure,
                 name=f"models_{side.tag}_{what}_{i}",
-                alt=f"{side.model.name}, {' and '.join(group)} layers: {what} of each rotary pair, log scale.",
+                alt=alt.format(model=side.model.name, kinds=_(" and ").join(group)),
                 code=code,
             )
 
@@ -116,7 +123,9 @@ def masks(side: Side, lecture: bool) -> None:
         show_figure(
             figure,
             name=f"models_{side.tag}_masks{'_near' if near else ''}",
-            alt=f"{side.model.name}: the keys the token at position {position:,} attends to, per layer kind.",
+            alt=_("{model}: the keys the token at position {position:,} attends to, per layer kind.").format(
+                model=side.model.name, position=position
+            ),
             code=models_snippet(side.slug, part="masks", position=position),
         )
 
@@ -134,7 +143,9 @@ def reach(side: Side, lecture: bool) -> None:
     show_figure(
         figure,
         name=f"models_{side.tag}_reach",
-        alt=f"{side.model.name}: tokens back reachable from position {side.position:,} after each layer.",
+        alt=_("{model}: tokens back reachable from position {position:,} after each layer.").format(
+            model=side.model.name, position=side.position
+        ),
         code=models_snippet(side.slug, part="reach", position=side.position, layers=side.layers),
     )
 
@@ -146,12 +157,14 @@ def family(side: Side, lecture: bool) -> None:
     elif mp.alibi is not None:
         build, part = model_family.alibi_slopes, "alibi"
     else:
-        st.caption(f"{plain(side.model.name)}: {texts.FAMILY_RULE[mp.family]}")
+        st.caption(_("{model}: {rule}").format(model=plain(side.model.name), rule=_(texts.FAMILY_RULE[mp.family])))
         return
     show_figure(
         chart(build, max_entries=32, **_model(side), name=side.model.name, lecture=lecture),
         name=f"models_{side.tag}_{part}",
-        alt=f"{side.model.name}: " + ("bucket of each distance." if part == "t5" else "slope of each head."),
+        alt=(_("{model}: bucket of each distance.") if part == "t5" else _("{model}: slope of each head.")).format(
+            model=side.model.name
+        ),
         code=models_snippet(side.slug, part=part),
     )
 

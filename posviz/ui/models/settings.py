@@ -16,6 +16,7 @@ import streamlit as st
 from posviz.encodings.model_fields import MAX_CONTEXT, MAX_LAYERS
 from posviz.encodings.model_load import MAX_UPLOAD_BYTES, SHIPPED, read_model
 from posviz.hub import HubError
+from posviz.i18n import N_
 from posviz.ui import state
 from posviz.ui.controls import set_on_next_run
 from posviz.ui.models.remote import hub_bytes
@@ -28,45 +29,49 @@ UNBOUNDED_CONTEXT = MAX_CURVE_LEN  # positions offered when a config sets no lim
 
 MODEL = Param(
     "model",
-    "Model",
+    N_("Model"),
     "choice",
     DEFAULT_MODEL,
     "select",
     options=SHIPPED,
-    help="A real checkpoint whose config.json ships with posviz (no download). Or give a Hub id below, or upload "
-    "your own config.json.",
+    help=N_(
+        "A real checkpoint whose config.json ships with posviz (no download). Or give a Hub id below, or upload "
+        "your own config.json."
+    ),
 )
 VS = Param(
     "vs",
-    "Beside it",
+    N_("Beside it"),
     "choice",
     NONE,
     "select",
     options=(NONE, *SHIPPED),
-    help="A second model, drawn side by side with the first; none draws one model across the page.",
+    help=N_("A second model, drawn side by side with the first; none draws one model across the page."),
 )
 POSITION = Param(
     "position",
-    "Token position L",
+    N_("Token position L"),
     "int",
     100_000,
     "number",
     min=0,
     max=MAX_CONTEXT - 1,
     step=1,
-    help="The token whose attention masks and reach are drawn; up to the longer model's last position. "
-    "The frequencies are the ones in effect for a sequence of L + 1 tokens (dynamic NTK and LongRoPE read it).",
+    help=N_(
+        "The token whose attention masks and reach are drawn; up to the longer model's last position. "
+        "The frequencies are the ones in effect for a sequence of L + 1 tokens (dynamic NTK and LongRoPE read it)."
+    ),
 )
 LAYERS = Param(
     "layers",
-    "Layers passed n",
+    N_("Layers passed n"),
     "int",
     MAX_LAYERS,
     "slider",
     min=1,
     max=MAX_LAYERS,
     step=1,
-    help="How far information can travel after the first n layers (at most the model's depth).",
+    help=N_("How far information can travel after the first n layers (at most the model's depth)."),
 )
 
 
@@ -126,9 +131,9 @@ def _layer_bounds(v: Values) -> tuple[int, int]:
 class ModelsSettings:
     """Everything that determines the models page, in sidebar order (an uploaded config is not a setting)."""
 
-    model: str = setting(MODEL, section="Models")
+    model: str = setting(MODEL, section=N_("Models"))
     vs: str = setting(VS)
-    position: int = setting(POSITION, section="Position and depth", bounds=_position_bounds)
+    position: int = setting(POSITION, section=N_("Position and depth"), bounds=_position_bounds)
     layers: int = setting(LAYERS, bounds=_layer_bounds)
 
 

@@ -20,6 +20,7 @@ from posviz.encodings.model_load import MAX_UPLOAD_BYTES, READ_ERRORS, SHIPPED, 
 from posviz.encodings.model_rope_groups import reads_seq_len
 from posviz.encodings.models import ModelPositions, read_config
 from posviz.hub import HubError
+from posviz.i18n import _, current
 from posviz.ui.models.remote import hub_bytes, is_hub, notice, unreadable
 from posviz.ui.models.settings import DEFAULT_MODEL, NONE, ModelsSettings, limits_of
 from posviz.ui.params import plain
@@ -42,13 +43,18 @@ class Loaded:
     error: str | None = None  # markdown-safe: the problem, naming the field
 
 
-@functools.lru_cache(maxsize=64)  # process-wide: a Loaded is frozen, shared by every session
 def load(slug: str, upload: bytes | None = None) -> Loaded:
     """A shipped model by slug, or (``slug`` "") the uploaded config.json's bytes, or a Hub id's (``slug`` the id).
 
     The bytes are size-capped and parsed as JSON (never unpickled); whatever is wrong with them becomes
-    :attr:`Loaded.error`, not an exception. The model itself is read once per process (``read_model``).
+    :attr:`Loaded.error`, not an exception. The model itself is read once per process and language
+    (``read_model``); its texts are in the run's language.
     """
+    return _load(slug, upload, current())
+
+
+@functools.lru_cache(maxsize=64)  # process-wide: a Loaded is frozen, shared by every session of one language
+def _load(slug: str, upload: bytes | None, lang: str) -> Loaded:
     if slug in SHIPPED:
         config = read_config(shipped_text(slug))
         model_id = str(config.get("_model_id", slug))
@@ -56,19 +62,25 @@ def load(slug: str, upload: bytes | None = None) -> Loaded:
         return Loaded(read_model(slug), model_id.split("/")[-1], model_id, source, note)
     data = upload or b""
     if len(data) > MAX_UPLOAD_BYTES:
-        return Loaded(None, "", error=f"the file has {len(data):,} bytes; a config.json is a few kB (at most 256 KiB).")
+        said = _("the file has {size:,} bytes; a config.json is a few kB (at most 256 KiB).").format(size=len(data))
+        return Loaded(None, "", error=said)
     try:
         mp = read_model(slug, data)
     except READ_ERRORS as e:  # ValueError names the field; anything else is a bug posviz reports plainly
-        what = str(e) if isinstance(e, ValueError) else f"{type(e).__name__} while reading it"
+        what = str(e) if isinstance(e, ValueError) else _("{error} while reading it").format(error=type(e).__name__)
         return Loaded(None, "", error=plain(what[:600]))
     config = read_config(data)
     if slug:  # a Hub id, validated by posviz.hub: the model is named after it
-        repo_id, _, revision = slug.partition("@")
-        at = f" at revision {revision}" if revision else ""
-        return Loaded(mp, repo_id.split("/")[-1], slug, f"its config.json, fetched from the Hugging Face Hub{at}")
+        repo_id, _at, revision = slug.partition("@")
+        source = (
+            _("its config.json, fetched from the Hugging Face Hub at revision {revision}").format(revision=revision)
+            if revision
+            else _("its config.json, fetched from the Hugging Face Hub")
+        )
+        return Loaded(mp, repo_id.split("/")[-1], slug, source)
     named = _safe(config.get("_model_id") or config.get("_name_or_path"), 60)
-    return Loaded(mp, named or f"your config.json ({_safe(mp.model_type, 40) or 'no model_type'})", named)
+    mine = _("your config.json ({model_type})").format(model_type=_safe(mp.model_type, 40) or _("no model_type"))
+    return Loaded(mp, named or mine, named)
 
 
 @dataclass(frozen=True)
@@ -93,7 +105,8 @@ def _side(tag: str, slug: str, upload: bytes | None, s: ModelsSettings) -> Side:
     position, layers = min(s.position, lim.context - 1), min(s.layers, lim.num_layers)
     clipped = []
     if position != s.position:
-        clipped.append(f"{m.name} reads at most {lim.context:,} tokens: its views use L = {position:,}.")
+        said = _("{model} reads at most {context:,} tokens: its views use L = {position:,}.")
+        clipped.append(said.format(model=m.name, context=lim.context, position=position))
     return Side(tag, slug, upload, m, position, layers, tuple(clipped))
 
 
@@ -123,7 +136,9 @@ def sides_and_notices(s: ModelsSettings, upload: bytes | None) -> tuple[list[Sid
     if is_hub(s.model):
         first, problem, kind = _hub_side("a", s.model, s)
         if problem:
-            notices.append(f"{problem} The page shows {load(DEFAULT_MODEL).name} instead.")
+            notices.append(
+                _("{problem} The page shows {model} instead.").format(problem=problem, model=load(DEFAULT_MODEL).name)
+            )
     if first is None:
         first = _side("a", s.model if not is_hub(s.model) else DEFAULT_MODEL, None, s)
     if upload is not None:
@@ -138,7 +153,7 @@ def sides_and_notices(s: ModelsSettings, upload: bytes | None) -> tuple[list[Sid
         if second is not None:
             out.append(second)
         elif not (second_kind in SERVER_WIDE and second_kind == kind):
-            notices.append(f"{problem} The second model is left out.")
+            notices.append(_("{problem} The second model is left out.").format(problem=problem))
     elif s.vs != NONE:
         out.append(_side("b", s.vs, None, s))
     return out, error, notices
@@ -146,5 +161,5 @@ def sides_and_notices(s: ModelsSettings, upload: bytes | None) -> tuple[list[Sid
 
 def sides(s: ModelsSettings, upload: bytes | None) -> tuple[list[Side], str | None]:
     """The models to draw, and why an uploaded config was refused (markdown-safe), if it was."""
-    out, error, _ = sides_and_notices(s, upload)
+    out, error, _notices = sides_and_notices(s, upload)
     return out, error

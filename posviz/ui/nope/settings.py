@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from posviz.i18n import N_
 from posviz.ui.params import PARAMS
 from posviz.ui.settings import setting
 
@@ -15,9 +16,9 @@ DROPE_LEN = 256  # tokens of the DroPE figure's toy sequence (its curves need di
 class NopeSettings:
     """Everything that determines the NoPE page's tensors, in sidebar order."""
 
-    seq_len: int = setting(PARAMS["seq_len"], default=16, section="Toy sequence", bounds=(2, MAX_TOKENS))
+    seq_len: int = setting(PARAMS["seq_len"], default=16, section=N_("Toy sequence"), bounds=(2, MAX_TOKENS))
     dim: int = setting(PARAMS["dim"])
-    base: float = setting(PARAMS["base"], section="RoPE, before it is dropped")
+    base: float = setting(PARAMS["base"], section=N_("RoPE, before it is dropped"))
     seed: int = setting(PARAMS["seed"])
 
 
