@@ -136,6 +136,11 @@ def _wide(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in "WF"
 
 
+def text_width(text: str) -> int:
+    """``text``'s width in narrow characters: a wide (CJK) character counts twice."""
+    return sum(2 if _wide(ch) else 1 for ch in text)
+
+
 def _fits(line: str, budget: int) -> int:
     """How many leading characters of ``line`` are at most ``budget`` narrow characters wide."""
     used = 0
@@ -308,7 +313,7 @@ def legend_rows(names: list[str], *, font: int, width: float) -> int:
     """How many rows a horizontal legend of ``names`` takes in ``width`` px (greedy, as Plotly fills them)."""
     rows, used = 1, 0.0
     for name in names:
-        entry = LEGEND_SYMBOL + CHAR_EM * font * len(name.replace("<br>", " "))
+        entry = LEGEND_SYMBOL + CHAR_EM * font * text_width(name.replace("<br>", " "))
         if used and used + entry > width:
             rows, used = rows + 1, 0.0
         used += entry
@@ -326,7 +331,7 @@ def _bars_below(layout: dict) -> list[str]:
 
 def title_font(title: str, lk: Look) -> int:
     """The title's font size: ``lk.title``, smaller (down to the body size) so that a long title fits one line."""
-    longest = max((len(line) for line in (title or "").split("<br>")), default=1)
+    longest = max((text_width(line) for line in (title or "").split("<br>")), default=1)
     fits = (lk.width - 2 * TITLE_PAD) / (CHAR_EM * max(longest, 1))
     return int(max(lk.font, min(lk.title, math.floor(fits))))
 

@@ -84,3 +84,18 @@ def test_the_browser_language_chooses_when_the_link_says_nothing(app_url, browse
         page.wait_for_function("() => location.search.includes('lang=zh')", timeout=60_000)
     finally:
         context.close()
+
+
+def test_a_link_in_the_text_keeps_the_language(app_url, page, page_events):
+    """A link in the prose (Streamlit opens it in a new tab) opens its page in the same language, and the
+    page's own lang attribute says Chinese."""
+    open_page(page, f"{app_url}/transformer_xl?lang=zh", charts=4)
+    _wait_language(page, zh=True)
+    page.wait_for_function("() => document.documentElement.lang === 'zh-CN'", timeout=60_000)
+    with page.expect_popup() as opened:
+        page.locator('[data-testid="stMarkdownContainer"] a[href^="/skew"]').first.click()
+    other = opened.value
+    other.wait_for_load_state()
+    wait_idle(other)
+    _wait_language(other, zh=True)
+    assert query(other).get("lang") == ["zh"] and query(other).get("variant") == ["rel_shift"]

@@ -1,6 +1,6 @@
 // Links open at their #anchor, a deck's slide at its section, and walk-throughs page by step
 // (posviz.ui.sections.anchors); the page's language attribute follows the link's lang (screen readers
-// read Chinese as Chinese). Static, no user text. Streamlit DOM hooks: HOOKS.md.
+// read Chinese as Chinese), and a link in the text to another page keeps it. Static, no user text. Streamlit DOM hooks: HOOKS.md.
 (() => {
   if (window.__posvizAnchors) return;
   window.__posvizAnchors = true;
@@ -46,6 +46,16 @@
   }
   window.addEventListener('hashchange', () => { wanted = location.hash.slice(1); hold(); });
   hold();
+  // A link in the text to another page keeps the language: the address it opens names it (lang=zh).
+  document.addEventListener('click', event => {
+    const a = event.target.closest('[data-testid="stMarkdownContainer"] a[href]');
+    const lang = new URLSearchParams(location.search).get('lang');
+    if (!a || lang !== 'zh' || !/^(\/|\.\/|\?)/.test(a.getAttribute('href'))) return;
+    const url = new URL(a.getAttribute('href'), location.href);
+    if (url.origin !== location.origin || url.searchParams.has('lang')) return;
+    url.searchParams.set('lang', lang);
+    a.setAttribute('href', url.pathname + url.search + url.hash);
+  }, true);
   document.addEventListener('click', event => {
     const button = event.target.closest('[class*="st-key-step_prev"] button, [class*="st-key-step_next"] button');
     const row = button && button.closest('[data-testid="stHorizontalBlock"]');
