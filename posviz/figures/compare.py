@@ -80,7 +80,7 @@ def term_profile(
         always_causal=shown(r.always_causal),
         schemes=schemes,
     )
-    return Chart.of(figure, lambda: _last_row_csv(r, r.terms, distance=True))
+    return Chart.of(figure, lambda: view_csv("term_profile", (seq_len, dim, base, causal, seed, schemes)))
 
 
 def term_grid(
@@ -96,7 +96,7 @@ def term_grid(
         lecture=lecture,
         always_causal=shown(r.always_causal),
     )
-    return Chart.of(figure, lambda: panels_csv(dict(zip(r.names, r.terms, strict=True)), r.positions, r.positions))
+    return Chart.of(figure, lambda: view_csv("term_grid", (seq_len, dim, base, causal, seed, schemes)))
 
 
 def attention_grid(
@@ -113,7 +113,7 @@ def attention_grid(
         always_causal=shown(r.always_causal),
         own_weights=shown(r.own_weights),
     )
-    return Chart.of(figure, lambda: panels_csv(dict(zip(r.names, r.weights, strict=True)), r.positions, r.positions))
+    return Chart.of(figure, lambda: view_csv("attention_grid", (seq_len, dim, base, causal, seed, schemes)))
 
 
 def attention_row(
@@ -124,7 +124,23 @@ def attention_row(
     figure = attention_row_figure(
         r.weights, names=shown(r.names), positions=r.positions, colours=r.colours, lecture=lecture
     )
-    return Chart.of(figure, lambda: _last_row_csv(r, r.weights, distance=False))
+    return Chart.of(figure, lambda: view_csv("attention_row", (seq_len, dim, base, causal, seed, schemes)))
+
+
+@functools.lru_cache(maxsize=4 * RUNS)
+def view_csv(figure: str, view: tuple[int, int, float, bool, int, str]) -> str:
+    """The CSV of the page's ``figure`` (its function's name) for ``view``, the arguments of :func:`comparison`.
+
+    In no language (its columns are the registry's names): made once and shared by the chart of every
+    language (a chart is cached per language).
+    """
+    r = comparison(*view)
+    if figure == "term_profile":
+        return _last_row_csv(r, r.terms, distance=True)
+    if figure == "attention_row":
+        return _last_row_csv(r, r.weights, distance=False)
+    matrices = {"term_grid": r.terms, "attention_grid": r.weights}[figure]
+    return panels_csv(dict(zip(r.names, matrices, strict=True)), r.positions, r.positions)
 
 
 def shown(names: Sequence[str]) -> tuple[str, ...]:
