@@ -156,9 +156,9 @@ def _compared_in_own_files(key: str, colour: str, **more: Any) -> Compared:
 # The compare page's selections of schemes: key -> what the choice says. Each scheme's entry names the
 # selections it is in (``Compared.sets``); "all" holds every compared scheme.
 COMPARE_SETS: dict[str, str] = {
-    "core": "the first eight: none to CoPE",
-    "beyond": "beyond RoPE: the newer schemes, with none, RoPE and ALiBi to compare against",
-    "all": "every compared scheme (larger figures)",
+    "core": N_("the first eight: none to CoPE"),
+    "beyond": N_("beyond RoPE: the newer schemes, with none, RoPE and ALiBi to compare against"),
+    "all": N_("every compared scheme (larger figures)"),
 }
 
 

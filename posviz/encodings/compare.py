@@ -35,6 +35,7 @@ from posviz.encodings.rope import apply_rope
 from posviz.encodings.shaw import shaw_index, shaw_scores, shaw_table
 from posviz.encodings.sinusoidal import learned_table, sinusoidal_table
 from posviz.encodings.t5 import t5_bias
+from posviz.i18n import _
 from posviz.schemes import BY_KEY, load
 
 # Fixed per-scheme settings, each the scheme's usual default.
@@ -150,11 +151,13 @@ def compare_schemes(
     for key in keys:
         compared = BY_KEY[key].compared
         if compared is None:
-            raise ValueError(f"{key!r} is not a compared scheme of the registry")
+            raise ValueError(_("{key} is not a compared scheme of the registry").format(key=repr(key)))
         mask = causal_only if compared.always_causal else masked
         logits, built, *own = load(compared.run)(t)  # (L, L), the position tensors built, [its weights (L, L)]
         if bool(own) == compared.softmax:
-            raise ValueError(f"{key!r}'s runner returns weights exactly when its entry says softmax=False")
+            raise ValueError(
+                _("{key}'s runner returns weights exactly when its entry says softmax=False").format(key=repr(key))
+            )
         nbytes.append(sum(x.untyped_storage().nbytes() for x in built))
         unseen = mask | torch.isneginf(logits)  # (L, L) masked, or a key the scheme itself gives nothing
         terms.append((logits - t.content).masked_fill(unseen, float("nan")))

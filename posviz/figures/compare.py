@@ -21,6 +21,7 @@ from posviz.encodings.compare import compare_schemes
 from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, heatmap_grid, look, subtitle_lines
 from posviz.figures.csv import columns_csv, panels_csv
+from posviz.i18n import N_, _, ngettext
 from posviz.schemes import compared_in
 
 RUNS = 16  # comparisons kept: each is a few hundred KB at the largest sequence
@@ -71,15 +72,15 @@ def term_profile(
     r = comparison(seq_len, dim, base, causal, seed, schemes)
     figure = term_profile_figure(
         r.terms,
-        names=r.names,
+        names=shown(r.names),
         positions=r.positions,
         causal=causal,
         colours=r.colours,
         lecture=lecture,
-        always_causal=r.always_causal,
+        always_causal=shown(r.always_causal),
         schemes=schemes,
     )
-    return Chart.of(figure, lambda: _last_row_csv(r, r.terms, distance=True))
+    return Chart.of(figure, lambda: view_csv("term_profile", (seq_len, dim, base, causal, seed, schemes)))
 
 
 def term_grid(
@@ -88,9 +89,14 @@ def term_grid(
     """Every scheme's ``(L, L)`` position term; CSV: one row per (query, key), a column per scheme."""
     r = comparison(seq_len, dim, base, causal, seed, schemes)
     figure = term_grid_figure(
-        r.terms, names=r.names, positions=r.positions, causal=causal, lecture=lecture, always_causal=r.always_causal
+        r.terms,
+        names=shown(r.names),
+        positions=r.positions,
+        causal=causal,
+        lecture=lecture,
+        always_causal=shown(r.always_causal),
     )
-    return Chart.of(figure, lambda: panels_csv(dict(zip(r.names, r.terms, strict=True)), r.positions, r.positions))
+    return Chart.of(figure, lambda: view_csv("term_grid", (seq_len, dim, base, causal, seed, schemes)))
 
 
 def attention_grid(
@@ -100,14 +106,14 @@ def attention_grid(
     r = comparison(seq_len, dim, base, causal, seed, schemes)
     figure = attention_grid_figure(
         r.weights,
-        names=r.names,
+        names=shown(r.names),
         positions=r.positions,
         causal=causal,
         lecture=lecture,
-        always_causal=r.always_causal,
-        own_weights=r.own_weights,
+        always_causal=shown(r.always_causal),
+        own_weights=shown(r.own_weights),
     )
-    return Chart.of(figure, lambda: panels_csv(dict(zip(r.names, r.weights, strict=True)), r.positions, r.positions))
+    return Chart.of(figure, lambda: view_csv("attention_grid", (seq_len, dim, base, causal, seed, schemes)))
 
 
 def attention_row(
@@ -115,8 +121,31 @@ def attention_row(
 ) -> Chart:
     """The last query's attention over keys, one line per scheme; CSV: that row, a column per scheme."""
     r = comparison(seq_len, dim, base, causal, seed, schemes)
-    figure = attention_row_figure(r.weights, names=r.names, positions=r.positions, colours=r.colours, lecture=lecture)
-    return Chart.of(figure, lambda: _last_row_csv(r, r.weights, distance=False))
+    figure = attention_row_figure(
+        r.weights, names=shown(r.names), positions=r.positions, colours=r.colours, lecture=lecture
+    )
+    return Chart.of(figure, lambda: view_csv("attention_row", (seq_len, dim, base, causal, seed, schemes)))
+
+
+@functools.lru_cache(maxsize=4 * RUNS)
+def view_csv(figure: str, view: tuple[int, int, float, bool, int, str]) -> str:
+    """The CSV of the page's ``figure`` (its function's name) for ``view``, the arguments of :func:`comparison`.
+
+    In no language (its columns are the registry's names): made once and shared by the chart of every
+    language (a chart is cached per language).
+    """
+    r = comparison(*view)
+    if figure == "term_profile":
+        return _last_row_csv(r, r.terms, distance=True)
+    if figure == "attention_row":
+        return _last_row_csv(r, r.weights, distance=False)
+    matrices = {"term_grid": r.terms, "attention_grid": r.weights}[figure]
+    return panels_csv(dict(zip(r.names, matrices, strict=True)), r.positions, r.positions)
+
+
+def shown(names: Sequence[str]) -> tuple[str, ...]:
+    """The registry's short names as a figure shows them, in this run's language (CSV columns keep the English)."""
+    return tuple(_(name) for name in names)
 
 
 def _last_row_csv(r: Run, matrices: np.ndarray, *, distance: bool) -> str:
@@ -133,26 +162,35 @@ def _mode(causal: bool, always_causal: Sequence[str]) -> str:
     """The mask in words: ``always_causal`` names the schemes that see only past keys whatever the setting."""
     names = ", ".join(always_causal)
     if causal:
-        return f"causal ({names} always)" if names else "causal"
-    stay = "stays" if len(always_causal) == 1 else "stay"
-    return f"every key visible ({names} {stay} causal)" if names else "every key visible"
+        return _("causal ({names} always)").format(names=names) if names else _("causal")
+    if not names:
+        return _("every key visible")
+    return ngettext(
+        "every key visible ({names} stays causal)", "every key visible ({names} stay causal)", len(always_causal)
+    ).format(names=names)
 
 
 def _normalised(own_weights: Sequence[str]) -> str:
     """How each row's weights are made: ``own_weights`` names the schemes whose are not a softmax."""
     if not own_weights:
-        return "softmax over keys of each row"
-    return f"softmax over keys of each row ({', '.join(own_weights)}: its own weights, summing to at most 1)"
+        return _("softmax over keys of each row")
+    return _("softmax over keys of each row ({names}: its own weights, summing to at most 1)").format(
+        names=", ".join(own_weights)
+    )
 
 
 # What the profile's shapes say, per selection (the core one's names its schemes; the others' stay general).
 PROFILE_NOTES = {
-    "core": "a function of distance alone: ALiBi (a straight line), T5 (one learned value per bucket; "
-    "random here, so steps with no trend); content-dependent: Shaw, RoPE, CoPE; no pattern: learned",
-    "beyond": "a function of distance alone: ALiBi, KERPLE, FIRE; content-dependent: RoPE, xPos, "
-    "Transformer-XL, stick-breaking (what nearer keys took); flat at 0: none, NoPE",
+    "core": N_(
+        "a function of distance alone: ALiBi (a straight line), T5 (one learned value per bucket; "
+        "random here, so steps with no trend); content-dependent: Shaw, RoPE, CoPE; no pattern: learned"
+    ),
+    "beyond": N_(
+        "a function of distance alone: ALiBi, KERPLE, FIRE; content-dependent: RoPE, xPos, "
+        "Transformer-XL, stick-breaking (what nearer keys took); flat at 0: none, NoPE"
+    ),
 }
-PROFILE_NOTE = "a smooth line: a function of distance alone; a jagged one: the term depends on the content too"
+PROFILE_NOTE = N_("a smooth line: a function of distance alone; a jagged one: the term depends on the content too")
 
 
 def _lines(x, ys, *, names, colours, hover: tuple[str, str, str], lecture: bool, markers: bool) -> dict[str, Any]:
@@ -202,20 +240,20 @@ def term_profile_figure(
         z[:, last][:, order],
         names=names,
         colours=colours,
-        hover=("distance i − j", "term", ".3f"),
+        hover=(_("distance i − j"), _("term"), ".3f"),
         lecture=lecture,
         markers=True,
     )
     fig["layout"].update(
-        xaxis=dict(title=dict(text=f"distance i − j from the last query (i = {last})")),
-        yaxis=dict(title=dict(text="position term: logit − q·k/√d")),
+        xaxis=dict(title=dict(text=_("distance i − j from the last query (i = {last})").format(last=last))),
+        yaxis=dict(title=dict(text=_("position term: logit − q·k/√d"))),
     )
     return finish(
         fig,
-        title="What each scheme adds to one query's logits, against distance",
+        title=_("What each scheme adds to one query's logits, against distance"),
         subtitle=subtitle_lines(
-            PROFILE_NOTES.get(schemes, PROFILE_NOTE),
-            f"the same q and k for every scheme; {_mode(causal, always_causal)}",
+            _(PROFILE_NOTES.get(schemes, PROFILE_NOTE)),
+            _("the same q and k for every scheme; {mask}").format(mask=_mode(causal, always_causal)),
         ),
         lecture=lecture,
         plain=True,
@@ -232,9 +270,9 @@ def term_grid_figure(
         q_pos=pos,
         k_pos=pos,
         titles=list(names),
-        title="Position terms, every query and key, one colour scale",
-        subtitle=f"logit − q·k/√d; blank: masked keys; {_mode(causal, always_causal)}",
-        value_name="term",
+        title=_("Position terms, every query and key, one colour scale"),
+        subtitle=_("logit − q·k/√d; blank: masked keys; {mask}").format(mask=_mode(causal, always_causal)),
+        value_name=_("term"),
         palette="diverging",
         lecture=lecture,
         plain=True,
@@ -259,13 +297,15 @@ def attention_grid_figure(
         q_pos=pos,
         k_pos=pos,
         titles=list(names),
-        title="Attention on the same toy sequence, one colour scale",
-        subtitle=f"{_normalised(own_weights)}; {_mode(causal, always_causal)}; colour: log scale",
-        value_name="weight",
+        title=_("Attention on the same toy sequence, one colour scale"),
+        subtitle=_("{weights}; {mask}; colour: log scale").format(
+            weights=_normalised(own_weights), mask=_mode(causal, always_causal)
+        ),
+        value_name=_("weight"),
         palette="sequential",
         lecture=lecture,
         mask=~np.isfinite(w) | (w == 0),  # exactly 0 only where a key is masked (softmax of -inf)
-        mask_label="masked keys",
+        mask_label=_("masked keys"),
         log_scale=True,
         plain=True,
     )
@@ -279,16 +319,22 @@ def attention_row_figure(
     pos = as_array(positions)
     last = len(pos) - 1
     fig = _lines(
-        pos, w[:, last], names=names, colours=colours, hover=("key j", "weight", ".3f"), lecture=lecture, markers=False
+        pos,
+        w[:, last],
+        names=names,
+        colours=colours,
+        hover=(_("key j"), _("weight"), ".3f"),
+        lecture=lecture,
+        markers=False,
     )
     fig["layout"].update(
-        xaxis=dict(title=dict(text="key position j")),
-        yaxis=dict(title=dict(text="attention weight"), rangemode="tozero"),
+        xaxis=dict(title=dict(text=_("key position j"))),
+        yaxis=dict(title=dict(text=_("attention weight")), rangemode="tozero"),
     )
     return finish(
         fig,
-        title=f"Where the last query (i = {last}) looks, scheme by scheme",
-        subtitle="the same content scores; only the position term differs",
+        title=_("Where the last query (i = {last}) looks, scheme by scheme").format(last=last),
+        subtitle=_("the same content scores; only the position term differs"),
         lecture=lecture,
         plain=True,
     )

@@ -2,7 +2,8 @@
 
 Each scheme's row is a function the registry names (``compared.row``); ``row_<key>`` here for the
 first schemes posviz shipped with, the later ones' as ``compare_row`` in their own figures module. A row
-is ``(kind, learned or fixed, parameters, where it stops distinguishing distances)``.
+is ``(kind, learned or fixed, parameters, where it stops distinguishing distances)``, its texts in this run's
+language (a reader reads each cell; no code compares them).
 """
 
 from __future__ import annotations
@@ -25,50 +26,54 @@ from posviz.encodings.rope import rope_inv_freq
 from posviz.encodings.sinusoidal import sinusoidal_wavelengths
 from posviz.encodings.t5 import t5_saturation
 from posviz.figures.compare import comparison
+from posviz.i18n import _
 from posviz.schemes import compared_in, load
 
 Row = tuple[str, str, int, str]  # kind, learned or fixed, parameters, where it stops distinguishing distances
 
 
 def row_none(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
-    return ("—", "fixed", 0, "never sees distance: attention is a function of the set of tokens")
+    return ("—", _("fixed"), 0, _("never sees distance: attention is a function of the set of tokens"))
 
 
 def row_sinusoidal(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
     slowest = float(sinusoidal_wavelengths(dim, base=base)[-1])
-    return ("absolute, added to the input", "fixed", 0, f"no limit; slowest period {slowest:,.0f} tokens")
+    stops = _("no limit; slowest period {period} tokens").format(period=f"{slowest:,.0f}")
+    return (_("absolute, added to the input"), _("fixed"), 0, stops)
 
 
 def row_learned(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
-    stops = f"no row past position {seq_len - 1}: longer inputs are impossible"
-    return ("absolute, added to the input", "learned", seq_len * dim, stops)
+    stops = _("no row past position {last}: longer inputs are impossible").format(last=seq_len - 1)
+    return (_("absolute, added to the input"), _("learned"), seq_len * dim, stops)
 
 
 def row_shaw(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
-    stops = f"distance {SHAW_CLIP} (K): every farther key reads the edge row"
-    return ("relative, vector in q·k", "learned", 2 * (2 * SHAW_CLIP + 1) * dim, stops)
+    stops = _("distance {clip} (K): every farther key reads the edge row").format(clip=SHAW_CLIP)
+    return (_("relative, vector in q·k"), _("learned"), 2 * (2 * SHAW_CLIP + 1) * dim, stops)
 
 
 def row_t5(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
     # the smallest distance from which every farther key (in the past) shares one bucket
     saturation = t5_saturation(bidirectional=not causal, num_buckets=T5_BUCKETS, max_distance=T5_MAX_DISTANCE)
-    stops = f"distance {saturation}: every farther key shares the last bucket"
-    return ("relative, bias on the logits", "learned", T5_BUCKETS * T5_HEADS, stops)
+    stops = _("distance {saturation}: every farther key shares the last bucket").format(saturation=saturation)
+    return (_("relative, bias on the logits"), _("learned"), T5_BUCKETS * T5_HEADS, stops)
 
 
 def row_rope(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
     slowest = float(2 * math.pi / rope_inv_freq(dim, base=base)[-1])
-    return ("relative, rotation of q and k", "fixed", 0, f"no limit; slowest period {slowest:,.0f} tokens")
+    stops = _("no limit; slowest period {period} tokens").format(period=f"{slowest:,.0f}")
+    return (_("relative, rotation of q and k"), _("fixed"), 0, stops)
 
 
 def row_alibi(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
     m = float(alibi_slopes(ALIBI_HEADS)[ALIBI_HEAD])
-    return ("relative, bias on the logits", "fixed", 0, f"never (linear); this head loses 1/e per {1 / m:.0f} tokens")
+    stops = _("never (linear); this head loses 1/e per {tokens} tokens").format(tokens=f"{1 / m:.0f}")
+    return (_("relative, bias on the logits"), _("fixed"), 0, stops)
 
 
 def row_cope(*, seq_len: int, dim: int, base: float, causal: bool) -> Row:
-    stops = f"contextual position {COPE_NPOS - 1}: positions are clamped"
-    return ("contextual, counts gated keys", "learned", COPE_NPOS * dim, stops)
+    stops = _("contextual position {last}: positions are clamped").format(last=COPE_NPOS - 1)
+    return (_("contextual, counts gated keys"), _("learned"), COPE_NPOS * dim, stops)
 
 
 def property_rows(*, seq_len: int, dim: int, base: float, causal: bool, schemes: str = "core") -> dict[str, Row]:
@@ -82,7 +87,8 @@ def property_rows(*, seq_len: int, dim: int, base: float, causal: bool, schemes:
 
 def properties(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, schemes: str = "core") -> pd.DataFrame:
     """The properties table of the selection ``schemes`` in the registry's order, with the bytes of the position
-    tensors each scheme built on this sequence (measured).
+    tensors each scheme built on this sequence (measured). Its headers and cells are in this run's language (the
+    page's cache keys by it); English by default.
 
     No time column: at these lengths a run is tens of microseconds of PyTorch's per-call overhead, and
     on a shared server the same measurement varied up to a thousandfold between page opens.
@@ -91,11 +97,11 @@ def properties(*, seq_len: int, dim: int, base: float, causal: bool, seed: int, 
     kinds, learned, params, stops = zip(*rows.values(), strict=True)
     return pd.DataFrame(
         {
-            "scheme": [c.short for c in compared_in(schemes)],
-            "kind": kinds,
-            "learned or fixed": learned,
-            "parameters": params,
-            "stops distinguishing distances at": stops,
-            "position tensors (bytes)": list(comparison(seq_len, dim, base, causal, seed, schemes).nbytes),
+            _("scheme"): [_(c.short) for c in compared_in(schemes)],
+            _("kind"): kinds,
+            _("learned or fixed"): learned,
+            _("parameters"): params,
+            _("stops distinguishing distances at"): stops,
+            _("position tensors (bytes)"): list(comparison(seq_len, dim, base, causal, seed, schemes).nbytes),
         }
     )

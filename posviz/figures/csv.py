@@ -38,13 +38,26 @@ def columns_csv(columns: dict[str, np.ndarray]) -> str:
         return pd.DataFrame(arrays).to_csv(index=False)
     if len({len(a) for a in arrays.values()}) > 1:
         raise ValueError("columns of different lengths")
-    cells = []
-    for a in arrays.values():
-        text = a.astype(str)  # what pandas writes: numpy's shortest text at the array's dtype
-        if a.dtype.kind == "f":
-            text[np.isnan(a)] = ""
-        cells.append(text.tolist())
+    cells = [_texts(a) for a in arrays.values()]
     header = io.StringIO()
     csv.writer(header, lineterminator="\n").writerow(arrays)  # quoted where a name needs it
     # a row that is one empty cell is written "" (as the csv module writes it), not as an empty line
     return header.getvalue() + "".join((",".join(row) or '""') + "\n" for row in zip(*cells, strict=True))
+
+
+def _texts(a: np.ndarray) -> list[str]:
+    """Each value of ``a`` (n,) as pandas writes it: numpy's shortest text at the array's dtype, NaN empty.
+
+    An integer column of few distinct values (a panel's query, key and distance columns: ``L`` values in
+    ``L²`` rows) writes each value once and looks the rest up.
+    """
+    if a.dtype.kind in "iu" and len(a) >= 64:
+        low, high = int(a.min()), int(a.max())
+        if high - low < len(a) // 4:
+            # offsets from the lowest value: unsigned ones cannot wrap, signed ones are taken to int64 first
+            offsets = a - a.dtype.type(low) if a.dtype.kind == "u" else a.astype(np.int64) - low
+            return np.arange(low, high + 1, dtype=a.dtype).astype(str)[offsets].tolist()
+    text = a.astype(str)
+    if a.dtype.kind == "f":
+        text[np.isnan(a)] = ""
+    return text.tolist()

@@ -142,5 +142,7 @@ def mlp(*, heads: int, seed: int, lecture: bool = False) -> Chart:
 
 def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
     """FIRE's row of the compare page's properties table: an MLP of 8 heads, ``c`` and ``L``."""
-    stops = f"never exactly: ψ(i − j)/ψ(max(i, {INIT_L:g})) puts far distances close together"
-    return ("relative, bias on the logits (an MLP)", "learned", fire_parameter_count(COMPARE_HEADS), stops)
+    stops = _("never exactly: ψ(i − j)/ψ(max(i, {context})) puts far distances close together").format(
+        context=f"{INIT_L:g}"
+    )
+    return (_("relative, bias on the logits (an MLP)"), _("learned"), fire_parameter_count(COMPARE_HEADS), stops)

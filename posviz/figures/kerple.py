@@ -113,5 +113,5 @@ def parameters_table(*, heads: int, seed: int) -> pd.DataFrame:
 
 def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
     """KERPLE's row of the compare page's properties table: the log kernel, ``p`` and ``a`` per head."""
-    stops = "never: the penalty p·log(1 + a·r) keeps growing, ever more slowly"
-    return ("relative, bias on the logits (log kernel)", "learned", 2 * COMPARE_HEADS, stops)
+    stops = _("never: the penalty p·log(1 + a·r) keeps growing, ever more slowly")
+    return (_("relative, bias on the logits (log kernel)"), _("learned"), 2 * COMPARE_HEADS, stops)

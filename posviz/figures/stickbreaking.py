@@ -129,5 +129,5 @@ def recency(*, lecture: bool = False) -> Chart:
 
 def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
     """Stick-breaking's row of the compare page's properties table."""
-    stops = "never: a far key gets only what the nearer keys left, and the content decides how much that is"
-    return ("contextual, breaks a stick from the nearest key back", "fixed", 0, stops)
+    stops = _("never: a far key gets only what the nearer keys left, and the content decides how much that is")
+    return (_("contextual, breaks a stick from the nearest key back"), _("fixed"), 0, stops)

@@ -165,5 +165,7 @@ def memory(*, q_len: int, mem_len: int, dim: int, seed: int, lecture: bool = Fal
 
 def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
     """Transformer-XL's row of the compare page's properties table: ``W_R``, ``u`` and ``v`` of one head."""
-    stops = f"no limit; R's slowest period {txl_slowest_period(2 * dim):,.0f} tokens (base 10000)"
-    return ("relative, sinusoid through W_R in q·k, biases u, v", "learned", txl_parameter_count(dim), stops)
+    stops = _("no limit; R's slowest period {period} tokens (base 10000)").format(
+        period=f"{txl_slowest_period(2 * dim):,.0f}"
+    )
+    return (_("relative, sinusoid through W_R in q·k, biases u, v"), _("learned"), txl_parameter_count(dim), stops)

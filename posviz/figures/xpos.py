@@ -117,5 +117,7 @@ def scores(*, dim: int, scale_base: float, seq_len: int, seed: int, lecture: boo
 def compare_row(*, seq_len: int, dim: int, base: float, causal: bool) -> tuple[str, str, int, str]:
     """xPos's row of the compare page's properties table (base 10000 and scale_base 512 whatever ``base``)."""
     fade = xpos_fade_distance(dim)
-    stops = f"no limit in the rotation; the fastest pair's decay reaches 1/e at distance {fade:,.0f}"
-    return ("relative, rotation of q and k with a decay", "fixed", 0, stops)
+    stops = _("no limit in the rotation; the fastest pair's decay reaches 1/e at distance {distance}").format(
+        distance=f"{fade:,.0f}"
+    )
+    return (_("relative, rotation of q and k with a decay"), _("fixed"), 0, stops)

@@ -21,6 +21,21 @@ def test_columns_are_written_as_pandas_writes_them(arrays):
     assert columns_csv(columns) == pd.DataFrame(columns).to_csv(index=False)
 
 
+INTS = st.sampled_from([np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint32, np.uint64])
+
+
+@settings(max_examples=300, deadline=None)
+@given(INTS.flatmap(lambda t: st.tuples(st.just(t), st.integers(np.iinfo(t).min, np.iinfo(t).max))), st.data())
+def test_long_integer_columns_of_few_values_are_written_as_pandas_writes_them(dtype_low, data):
+    """A column of few distinct values (a panel's query, key and distance) is written value by value once."""
+    dtype, low = dtype_low
+    top = min(int(np.iinfo(dtype).max), low + data.draw(st.integers(0, 300)))
+    n = data.draw(st.integers(1, 600))
+    values = data.draw(hnp.arrays(dtype, n, elements=st.integers(low, top)))
+    columns = {"v": values, "w": values[::-1].copy()}
+    assert columns_csv(columns) == pd.DataFrame(columns).to_csv(index=False)
+
+
 def test_edge_values_and_the_panels():
     x = np.array([np.nan, 1e-8, -0.0, 3.4e38, 0.1, np.inf, -np.inf], dtype=np.float32)
     columns = {"x": x, "x64": x.astype(np.float64), "i": range(7), "names": ["a", "b,c", "d", "e", "f", "g", "h"]}

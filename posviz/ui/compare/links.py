@@ -10,6 +10,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from posviz.encodings.compare import ALIBI_HEADS, COPE_NPOS
+from posviz.i18n import _
 from posviz.schemes import COMPARED, load
 from posviz.ui.compare.settings import CompareSettings
 
@@ -57,14 +58,15 @@ def page_links(s: CompareSettings) -> list[tuple[str, str, Params]]:
 def link_markdown(s: CompareSettings) -> str:
     """A markdown list of links, one per scheme, to its page with these settings (they open in a new tab).
 
-    Built from numbers and the registry's fixed names only, never from user text. ``st.page_link`` with
-    ``query_params`` switches pages inside the session and, with URL-bound widgets, loses the
+    Built from numbers and the registry's fixed names (in this run's language) only, never from user text.
+    ``st.page_link`` with ``query_params`` switches pages inside the session and, with URL-bound widgets, loses the
     parameters on the way (Streamlit 1.67); a plain link opens the page as a shared link would.
     """
     lines = []
-    for c, (_, path, params) in zip(COMPARED, page_links(s), strict=True):
+    for c, (_key, path, params) in zip(COMPARED, page_links(s), strict=True):
         url = (path or "./") + ("?" + urlencode(params) if params else "")
         opens = c.compared.opens_text if c.compared else None
-        what = opens or f"the {c.short} page with these settings"
-        lines.append(f"- **{c.short}**: [{what}]({url})")
+        name = _(c.short)
+        what = _(opens) if opens else _("the {name} page with these settings").format(name=name)
+        lines.append(f"- **{name}**: [{what}]({url})")
     return "\n".join(lines)

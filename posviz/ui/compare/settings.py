@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from posviz.encodings.checks import check_base, check_even_dim
+from posviz.i18n import N_
 from posviz.schemes import COMPARE_SETS
 from posviz.ui.params import PARAMS, Param
 from posviz.ui.settings import setting
@@ -12,14 +13,16 @@ from posviz.ui.settings import setting
 MAX_SEQ_LEN = 64  # every cell of every panel is drawn, twice: about 300 KB per grid of eight at 64
 SCHEMES = Param(
     "schemes",
-    "Schemes compared",
+    N_("Schemes compared"),
     "choice",
     "core",
     "radio",
     options=tuple(COMPARE_SETS),
     option_labels=dict(COMPARE_SETS),
-    help="Which schemes the figures and the table show; each scheme's entry in the registry says which "
-    "selections it is in. Every selection sees the same toy sequence.",
+    help=N_(
+        "Which schemes the figures and the table show; each scheme's entry in the registry says which "
+        "selections it is in. Every selection sees the same toy sequence."
+    ),
 )
 MAX_DIM = 128
 
@@ -28,12 +31,14 @@ MAX_DIM = 128
 class CompareSettings:
     """The toy sequence every scheme sees, in sidebar order."""
 
-    seq_len: int = setting(PARAMS["seq_len"], default=32, section="The shared toy sequence", bounds=(None, MAX_SEQ_LEN))
+    seq_len: int = setting(
+        PARAMS["seq_len"], default=32, section=N_("The shared toy sequence"), bounds=(None, MAX_SEQ_LEN)
+    )
     dim: int = setting(PARAMS["dim"], bounds=(None, MAX_DIM))
     base: float = setting(PARAMS["base"])
     seed: int = setting(PARAMS["seed"])
     causal: bool = setting(PARAMS["causal"])
-    schemes: str = setting(SCHEMES, section="Schemes")
+    schemes: str = setting(SCHEMES, section=N_("Schemes"))
 
 
 def problem(s: CompareSettings) -> str | None:
