@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from posviz import i18n
 from posviz.schemes import page_of
 from posviz.ui import chrome
 from posviz.ui.deck import model
@@ -53,7 +54,9 @@ def assert_on_slide(at: AppTest, deck: Deck, slide: int) -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert not errors(at), errors(at)
     assert not link_notices(at), link_notices(at)
-    assert progress(at).startswith(f"**Slide {slide} of {len(deck.steps)}**")
+    with i18n.use(deck.lang or "en"):  # the bar speaks the deck's language
+        said = i18n._("**Slide {slide} of {last}**").format(slide=slide, last=len(deck.steps))
+    assert progress(at).startswith(said)
     assert at.query_params["slide"] == str(slide)
     values, _ = step_values(deck.step(slide))
     for key, value in values.items():

@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from waits import wait_steady
 
+from posviz import i18n
 from posviz.schemes import page_of
 from posviz.ui.deck import model
 from posviz.ui.deck.links import page_params, step_values
@@ -68,8 +69,8 @@ def on_slide(page, slide: int) -> None:
     )
     page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
     page.wait_for_function(
-        "n => [...document.querySelectorAll('[data-testid=\"stProgress\"]')]"
-        ".some(p => p.innerText.includes('Slide ' + n + ' of'))",
+        "n => [...document.querySelectorAll('[data-testid=\"stProgress\"]')]"  # "Slide 4 of 19", "第 4 / 19 张"
+        ".some(p => new RegExp('(^|\\\\D)' + n + '\\\\s*(of|/)\\\\s*\\\\d').test(p.innerText))",
         arg=slide,
         timeout=TIMEOUT_MS,
     )
@@ -97,7 +98,9 @@ def check_view(page, deck: model.Deck, value: str, slide: int) -> None:
     assert not [a for a in alerts if a.startswith("link_off")], (slide, alerts)
     assert not page.locator('[data-testid="stAlertContentError"]').count(), (slide, alerts)
     progress = page.locator('[data-testid="stProgress"]').first.inner_text()
-    assert f"Slide {slide} of {len(deck.steps)}" in progress and step.title.split(":")[0] in progress
+    with i18n.use(deck.lang or "en"):  # the bar speaks the deck's language
+        said = i18n._("**Slide {slide} of {last}**").format(slide=slide, last=len(deck.steps)).strip("*")
+    assert said in progress and step.title.split(":")[0].split("：")[0] in progress
     values, _ = step_values(step)
     params = page_params(step.page)
     for key, expected in values.items():  # each widget shows the slide's value (waited for: drawn as the run goes)
@@ -200,7 +203,8 @@ def check_address(view: dict, deck: model.Deck, slide: int) -> None:
         if key in model.DECK_KEYS:
             continue
         p = params[key]
-        want = values.get(key, True if key == "lecture" else p.default)
+        own = {"lecture": True, "lang": deck.lang or p.default}  # the deck's: lecture mode on, its language
+        want = values.get(key, own.get(key, p.default))
         assert text == link_text(p, want), (slide, key, text)
 
 
