@@ -33,8 +33,13 @@
     const now = document.querySelector('[data-testid="stMainBlockContainer"]');
     if (now && now !== column) { column = now; sized.observe(now); }
   };
-  const language = () => {  // the link says the language (posviz.ui.language puts it there): lang=zh
-    const lang = new URLSearchParams(location.search).get('lang') === 'zh' ? 'zh-CN' : 'en';
+  // The link's language (posviz.ui.language puts it there: lang=zh), two letters or none (English).
+  const linkLang = () => {
+    const lang = new URLSearchParams(location.search).get('lang') || '';
+    return /^[a-z]{2}$/.test(lang) && lang !== 'en' ? lang : '';
+  };
+  const language = () => {
+    const lang = {'': 'en', zh: 'zh-CN'}[linkLang()] || linkLang();
     if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
   };
   watchColumn();
@@ -49,8 +54,8 @@
   // A link in the text to another page keeps the language: the address it opens names it (lang=zh).
   document.addEventListener('click', event => {
     const a = event.target.closest('[data-testid="stMarkdownContainer"] a[href]');
-    const lang = new URLSearchParams(location.search).get('lang');
-    if (!a || lang !== 'zh' || !/^(\/|\.\/|\?)/.test(a.getAttribute('href'))) return;
+    const lang = linkLang();
+    if (!a || !lang || !/^(\/|\.\/|\?)/.test(a.getAttribute('href'))) return;
     const url = new URL(a.getAttribute('href'), location.href);
     if (url.origin !== location.origin || url.searchParams.has('lang')) return;
     url.searchParams.set('lang', lang);
