@@ -42,6 +42,7 @@ def test_the_wheel_holds_the_package_and_its_data(wheel):
         "posviz/deck/assets/deck.css",
         "posviz/ui/front/clicker.js",
         "posviz/ui/front/plot.js",
+        "posviz/locale/zh/LC_MESSAGES/posviz.po",  # a notebook reads in Chinese too
     } <= names
     assert any(n.startswith("posviz/model_configs/") and n.endswith(".json") for n in names)
     assert not any(n.startswith(("tests/", "pages/", "tools/")) for n in names)
@@ -59,6 +60,10 @@ def test_encodings_and_figures_import_without_streamlit(wheel, tmp_path):
         "fig = chart.figure()\n"
         "drawn = [float(row.split(',')[1]) for row in chart.csv().splitlines()[1:]]\n"
         "assert drawn == a.alibi_slopes(8).tolist(), drawn\n"
+        "from posviz.i18n import use\n"
+        "with use('zh'):\n"
+        "    title = f.slopes(heads=8).spec['layout']['title']['text']\n"
+        "assert any('\\u4e00' <= ch <= '\\u9fff' for ch in title), title\n"
         "print(type(fig).__module__, len(fig.to_dict()['data']), chart.csv().splitlines()[0])\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
