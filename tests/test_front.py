@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 FRONT = Path(__file__).resolve().parents[1] / "posviz" / "ui" / "front"
-HOOK = re.compile(r'data-testid="[A-Za-z]+"|data-test-[a-z-]+|st-key-[A-Za-z0-9_]+|--gdg-[a-z-]+')
+HOOK = re.compile(r'data-testid="[A-Za-z]+"|data-test-[a-z-]+|data-stale|st-key-[A-Za-z0-9_]+|--gdg-[a-z-]+')
 
 
 def hooks_in_files() -> dict[str, set[str]]:
@@ -41,12 +41,13 @@ def test_hooks_md_lists_exactly_the_hooks_the_files_use():
 
 def test_the_checker_finds_each_kind_of_hook():
     text = '[data-testid="stMain"] .st-key-deck_bar { } app.getAttribute("data-test-script-state")'
-    text += " --gdg-base-font-style"
+    text += " --gdg-base-font-style f.getAttribute('data-stale')"
     assert set(HOOK.findall(text)) == {
         'data-testid="stMain"',
         "st-key-deck_bar",
         "data-test-script-state",
         "--gdg-base-font-style",
+        "data-stale",
     }
 
 

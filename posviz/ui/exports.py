@@ -40,12 +40,10 @@ def show_figure(
         fig: the figure and its CSV, shared from :func:`posviz.ui.cache.chart`.
         name: file stem for the PNG and CSV downloads; also the element key.
         alt: one sentence describing the figure for screen readers.
-        csv: a zero-argument callable returning the CSV text; a chart's own by default (built once
-            per view). Called on every run: the text is registered as a file of this session, which
-            stays until the button goes. (A file made on click, ``data=callable``, is registered to no
-            session in Streamlit 1.67: any two script runs that end before the browser fetches it
-            delete it, and a class's runs end many times a second: 3 of 221 downloads answered 404
-            in a 40-student fault test.)
+        csv: a zero-argument callable returning the CSV text; a chart's own by default. Called only
+            when the button is clicked (a page's CSVs cost nothing until someone asks for one); the
+            file it makes is kept for this session by
+            :func:`posviz.ui.streamlit_private.keep_made_downloads`.
         code: Python that reproduces the figure's tensor.
         on_select: called when the user draws a box on the figure (Plotly's box select); its
             selection is in ``st.session_state[f"fig_{name}"]``.
@@ -60,7 +58,7 @@ def show_figure(
     if csv is not None:
         left.download_button(
             _("Data as CSV"),
-            data=csv(),
+            data=csv,
             file_name=f"{name}.csv",
             mime="text/csv",
             on_click="ignore",

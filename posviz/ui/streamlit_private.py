@@ -1,4 +1,7 @@
-"""The one place posviz touches a Streamlit private: the legacy ``pages/`` runner at a cold start.
+"""The one place posviz touches Streamlit privates: the legacy ``pages/`` runner at a cold start, and
+the files a download button makes on click.
+
+**The legacy runner.**
 
 Streamlit 1.67 decides per process whether a top-level ``pages/`` folder is a
 legacy (v1) multipage app: ``PagesManager.uses_pages_directory`` is set from the
@@ -25,13 +28,26 @@ before any session: it calls ``no_legacy_pages``, so that no run is ever legacy
 and nothing bounces. ``ensure_app_entry`` keeps ``streamlit run app.py`` right.
 ``tests/ui/test_streamlit_private.py`` fails when Streamlit renames any of this;
 ``tests/test_cold_start.py`` opens concurrent deep links on a new process.
+
+**Files made on click.** A download button whose data is a callable (``data=callable``: a figure's
+CSV is built only when someone asks for it) has its file made by
+``MediaFileManager.execute_deferred`` when clicked. Streamlit 1.67 registers that file to no
+session, and every script run that ends, in any session, sweeps unregistered files (the first
+sweep marks one, the second deletes it). In a class, runs end many times a second, so the file is
+often gone before the browser fetches it: 3 of 221 downloads answered 404 in a 40-student fault
+test. ``keep_made_downloads`` registers each made file to the session whose button made it, under
+the button's place, so it lives as long as that session's own files: until the session's next full
+run. ``tests/ui/test_streamlit_private.py`` makes a file on click, sweeps twice, and reads it.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
+from pathlib import PurePosixPath
 
 import streamlit as st
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import script_runner
 
@@ -57,6 +73,7 @@ def no_legacy_pages() -> None:
 
 def ensure_app_entry() -> None:
     """Send a run that Streamlit started without ``app.py`` back through it (see the module docstring)."""
+    keep_made_downloads()
     state = st.session_state
     if state.get(_ENTERED) and not PagesManager.uses_pages_directory:
         return
@@ -64,3 +81,29 @@ def ensure_app_entry() -> None:
         PagesManager.uses_pages_directory = False
         st.rerun()
     state[_ENTERED] = True
+
+
+MADE = "posviz-made"  # suffix of the place a made file is registered under (beside its button's)
+
+
+def keep_made_downloads() -> None:
+    """Register each file a download button makes on click to the button's session (see the module docstring).
+
+    Idempotent: Streamlit's method is wrapped once per process.
+    """
+    execute = MediaFileManager.execute_deferred
+    if getattr(execute, "__posviz_keeps__", False):
+        return
+
+    @functools.wraps(execute)
+    def execute_deferred(self: MediaFileManager, file_id: str) -> str:
+        url = execute(self, file_id)
+        made = PurePosixPath(url).stem  # ".../media/<id>.csv": the made file's id
+        with self._lock:
+            entry = self._deferred_callables.get(file_id)
+            if entry is not None and made in self._file_metadata:
+                self._files_by_session_and_coord[entry["session_id"]][f"{entry['coordinates']}-{MADE}"] = made
+        return url
+
+    execute_deferred.__posviz_keeps__ = True
+    MediaFileManager.execute_deferred = execute_deferred

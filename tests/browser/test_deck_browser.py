@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from waits import wait_steady
 
 from posviz import i18n
@@ -181,10 +182,29 @@ _FIGURE_JS = """n => {
 }"""
 
 
+# What clicker.js's place() reads, for a failure's message: why no figure was marked.
+_WHY_JS = """n => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return {
+    address: location.search, state: app && app.getAttribute('data-test-script-state'),
+    bars: [...document.querySelectorAll('[data-testid="stProgress"]')].map(b => b.textContent),
+    anchor: document.querySelector(`.st-key-deck_anchor_${n} a`)?.getAttribute('href') || null,
+    marked: [...document.querySelectorAll('[data-posviz-slide-figure]')]
+      .map(f => f.getAttribute('data-posviz-slide-figure')),
+    figures: [...document.querySelectorAll('[data-testid="stMain"] [class*="st-key-fig_"]')].map(f =>
+      [(f.className.match(/st-key-(fig_\\S+)/) || [])[1], f.getAttribute('data-stale'),
+       !!f.querySelector('.main-svg')]),
+  };
+}"""
+
+
 def settled_view(page, deck: model.Deck, slide: int) -> dict:
     """The window's view of ``slide`` once drawn: its figure placed (or none on the page), nothing moving."""
     on_slide(page, slide)
-    page.wait_for_function(f"n => ({_FIGURE_JS})(n) !== null", arg=slide, timeout=TIMEOUT_MS)
+    try:
+        page.wait_for_function(f"n => ({_FIGURE_JS})(n) !== null", arg=slide, timeout=TIMEOUT_MS)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"slide {slide}'s figure never marked: {page.evaluate(_WHY_JS, slide)}") from None
     wait_steady(page)
     page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
     view = page.evaluate(_VIEW_JS)

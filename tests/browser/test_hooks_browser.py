@@ -23,7 +23,7 @@ def selector(hook: str) -> str:
     """The CSS selector that finds ``hook`` in the page."""
     if hook.startswith("data-testid="):
         return f"[{hook}]"
-    if hook.startswith("data-test-"):
+    if hook.startswith(("data-test-", "data-stale")):
         return f"[{hook}]"
     if hook.startswith("st-key-"):  # a family of keys (``st-key-fig_<name>``) or one key's class
         return f'[class*="{hook}"]' if hook.endswith("_") else f".{hook}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 import textwrap
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import script_runner
@@ -43,3 +43,53 @@ def test_a_legacy_run_is_sent_back_through_the_main_script(tmp_path: Path) -> No
     assert at.session_state["legacy"] == [True, False]  # the legacy run, then the rerun through app.py
     assert PagesManager.uses_pages_directory is False
     assert [m.value for m in at.markdown] == ["entered"]
+
+
+def _class_sweeps(mgr, monkeypatch, owner: str):
+    """A click in ``owner``'s session makes a file; then two other students' runs end (two sweeps)."""
+    from streamlit.runtime import media_file_manager
+
+    monkeypatch.setattr(media_file_manager, "_get_session_id", lambda: owner)
+    deferred = mgr.add_deferred(lambda: "i,j\n0,1\n", "text/csv", "1.(2).3", file_name="fig.csv")
+    made = PurePosixPath(mgr.execute_deferred(deferred)).stem
+    for other in ("student-2", "student-3"):
+        mgr.clear_session_refs(other)
+        mgr.remove_orphaned_files()
+    return made
+
+
+def test_streamlit_still_leaves_a_file_made_on_click_to_no_session(monkeypatch) -> None:
+    """The reason for keep_made_downloads: unwrapped, two other runs' sweeps delete the made file.
+    When this fails, Streamlit keeps the file itself and the wrapper can go."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    from posviz.ui.streamlit_private import keep_made_downloads
+
+    keep_made_downloads()
+    original = MediaFileManager.execute_deferred.__wrapped__
+    monkeypatch.setattr(MediaFileManager, "execute_deferred", original)
+    mgr = MediaFileManager(MemoryMediaFileStorage("/media"))
+    made = _class_sweeps(mgr, monkeypatch, "student-1")
+    assert mgr.read_file(made) is None
+
+
+def test_a_file_made_on_click_lives_until_its_sessions_next_run(monkeypatch) -> None:
+    from streamlit.runtime import media_file_manager
+    from streamlit.runtime.media_file_manager import MediaFileManager
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    from posviz.ui.streamlit_private import keep_made_downloads
+
+    keep_made_downloads()
+    keep_made_downloads()  # once per process, however often it is called
+    assert not hasattr(MediaFileManager.execute_deferred.__wrapped__, "__wrapped__")
+    mgr = MediaFileManager(MemoryMediaFileStorage("/media"))
+    made = _class_sweeps(mgr, monkeypatch, "student-1")
+    file = mgr.read_file(made)
+    assert file is not None and file.content == b"i,j\n0,1\n" and file.filename == "fig.csv"
+    monkeypatch.setattr(media_file_manager, "_get_session_id", lambda: "student-1")
+    mgr.clear_session_refs("student-1")  # the session's own next full run lets it go: nothing piles up
+    mgr.remove_orphaned_files()
+    mgr.remove_orphaned_files()
+    assert mgr.read_file(made) is None

@@ -43,6 +43,7 @@
     if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
   };
   watchColumn();
+  deckSlide(); // the page may have finished drawing before this script arrived
   language();
   new MutationObserver(() => { watchColumn(); deckSlide(); place(); language(); })
     .observe(document.body, {childList: true, subtree: true});

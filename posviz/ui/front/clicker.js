@@ -1,7 +1,8 @@
 // posviz lecture decks in the app: the clicker's keys, and each slide opened at its figure.
 // Loaded once per window (posviz.ui.deck.present, in the sidebar). Streamlit DOM hooks it relies on:
 // .st-key-{key} (a keyed element's class), [data-testid="stApp"][data-test-script-state],
-// [data-testid="stHeader"], [data-testid="stMain"], [data-testid="stMainBlockContainer"], and
+// [data-testid="stHeader"], [data-testid="stMain"], [data-testid="stMainBlockContainer"], an element's
+// data-stale="true" while a run replaces it, and
 // posviz.ui.sections' hold on a heading, which a wheel event releases.
 (() => {
   if (window.__posvizClicker) return;
@@ -127,7 +128,12 @@
       new ResizeObserver(() => { if (hold) arrange(); }).observe(block);
     }
   };
-  new MutationObserver(() => { flush(); watchBlock(); place(); }).observe(document.documentElement, {
-    childList: true, subtree: true, attributes: true, attributeFilter: ['data-test-script-state'],
+  // Everything place() reads: elements drawn and gone, the run's state, an element's staleness, the bar's
+  // text. And once now: this script may arrive after the page's last change (a first visit on a busy machine).
+  const update = () => { flush(); watchBlock(); place(); };
+  new MutationObserver(update).observe(document.documentElement, {
+    childList: true, subtree: true, characterData: true,
+    attributes: true, attributeFilter: ['data-test-script-state', 'data-stale'],
   });
+  update();
 })();
