@@ -23,6 +23,7 @@ from streamlit.errors import StreamlitAPIException
 from posviz.i18n import _
 from posviz.ui.params import PARAMS, Param, clean_text, link_text, parse, quote_raw
 from posviz.ui.state import BOUND as _BOUND
+from posviz.ui.state import BOUNDS as _BOUNDS
 from posviz.ui.state import FIXED as _FIXED
 from posviz.ui.state import HEADER_SHOWN as _HEADER_SHOWN
 from posviz.ui.state import NOTICES as _NOTICES
@@ -30,7 +31,7 @@ from posviz.ui.state import PAGE as _PAGE
 from posviz.ui.state import PENDING as _PENDING
 from posviz.ui.state import RERUN as _RERUN
 from posviz.ui.state import seed
-from posviz.ui.streamlit_private import ensure_app_entry
+from posviz.ui.streamlit_private import ensure_app_entry, seed_link
 
 
 def set_on_next_run(values: dict[str, Any]) -> None:
@@ -152,6 +153,16 @@ def control(
     elif p.kind in ("int", "float") and not lo <= state[key] <= hi:
         seed({key: widget_value(p, min(max(state[key], lo), hi))})  # bounds moved under a kept value
 
+    if p.kind in ("int", "float"):
+        # Moved bounds make the widget new to Streamlit, which would take a value kept under its key
+        # or the link's (maybe one the bounds just left) over session state: the kept value, clamped,
+        # is seeded, and the link made to say it (streamlit_private.seed_link).
+        bounds = state.setdefault(_BOUNDS, {})
+        if key in state and bounds.get(key, (lo, hi)) != (lo, hi) and key not in pending:
+            seed({key: widget_value(p, min(max(state[key], lo), hi))})
+        bounds[key] = (lo, hi)
+        if key in state and st.query_params.get_all(key) not in ([], [text := link_text(p, state[key])]):
+            seed_link(key, text)
     value = _value(p, _widget(p, lo, hi, where))
     if key in pending:
         value = pending[key]

@@ -28,6 +28,7 @@ import streamlit as st
 # --- controls (posviz.ui.controls) -------------------------------------------------------------
 PENDING = "_posviz_pending"  # {URL key: value} for controls to take on the next run (set_on_next_run)
 FIXED = "_posviz_fixed"  # {URL key}: keys whose link value was corrected once (guards against loops)
+BOUNDS = "_posviz_bounds"  # {URL key: (low, high)}: each number control's bounds when last drawn
 RERUN = "_posviz_rerun"  # bool: a link was corrected or a notice came late, finish_run reruns
 NOTICES = "_posviz_notices"  # {URL key: (message, value it was about)}: the header's link notices
 HEADER_SHOWN = "_posviz_header_shown"  # bool: this run has drawn the notices already
@@ -56,6 +57,7 @@ LANG_FROM_BROWSER = "_lang_from_browser"
 KEYS: dict[str, str] = {
     PENDING: "controls: values for controls to take on the next run",
     FIXED: "controls: URL keys whose link value was corrected once",
+    BOUNDS: "controls: each number control's bounds when last drawn",
     RERUN: "controls: a corrected link asks for one more run",
     NOTICES: "controls: the link notices the header draws",
     HEADER_SHOWN: "controls: the header's notices are drawn on this run",

@@ -38,6 +38,16 @@ often gone before the browser fetches it: 3 of 221 downloads answered 404 in a 4
 test. ``keep_made_downloads`` registers each made file to the session whose button made it, under
 the button's place, so it lives as long as that session's own files: until the session's next full
 run. ``tests/ui/test_streamlit_private.py`` makes a file on click, sweeps twice, and reads it.
+
+**A widget whose bounds moved.** A keyed slider or number box is a new widget to Streamlit when its
+``min_value`` or ``max_value`` changes (CoPE's key ``j <= i`` when the query ``i`` moves), and a new
+query-bound widget is seeded from the link, over session state. The link may still say a value
+the new bounds leave out (the address bar holds what the widget showed), and Streamlit raised
+``StreamlitValueAboveMaxError`` on screen: 2 times in a class of 40 on ``/cope``.
+``posviz.ui.controls`` seeds the kept value, clamped, whenever a control's bounds move, and
+``seed_link`` makes the link say the same for this run's seeding
+(``QueryParams._initial_query_params``); a history navigation (Back) is left to the link.
+``tests/test_bounds_link.py`` moves the query under a kept key on a real server.
 """
 
 from __future__ import annotations
@@ -49,7 +59,7 @@ from pathlib import PurePosixPath
 import streamlit as st
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.pages_manager import PagesManager
-from streamlit.runtime.scriptrunner import script_runner
+from streamlit.runtime.scriptrunner import get_script_run_ctx, script_runner
 
 from posviz.ui.state import ENTERED as _ENTERED  # this session has had a run through app.py's st.navigation
 
@@ -107,3 +117,12 @@ def keep_made_downloads() -> None:
 
     execute_deferred.__posviz_keeps__ = True
     MediaFileManager.execute_deferred = execute_deferred
+
+
+def seed_link(key: str, text: str) -> None:
+    """Seed this run's widget bound to ``key`` from ``text`` instead of the link (see the module docstring)."""
+    ctx = get_script_run_ctx()
+    if ctx is None or ctx.is_history_navigation:
+        return
+    with ctx.session_state.query_params() as params:
+        params._initial_query_params[key] = [text]

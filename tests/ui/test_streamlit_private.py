@@ -93,3 +93,16 @@ def test_a_file_made_on_click_lives_until_its_sessions_next_run(monkeypatch) -> 
     mgr.remove_orphaned_files()
     mgr.remove_orphaned_files()
     assert mgr.read_file(made) is None
+
+
+def test_a_widget_is_still_seeded_from_the_query_params_initial_values() -> None:
+    """seed_link writes where Streamlit reads a new bound widget's seed from."""
+    from streamlit.runtime.state.query_params import QueryParams
+    from streamlit.runtime.state.session_state import SessionState
+
+    params = QueryParams()
+    params.set_initial_query_params("key=15")
+    params._initial_query_params["key"] = ["14"]
+    assert params.get_initial_value("key") == "14"
+    binding = inspect.getsource(SessionState._handle_query_param_binding)
+    assert "self.query_params.get_initial_value(user_key)" in binding
