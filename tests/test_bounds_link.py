@@ -5,8 +5,9 @@ On ``/cope`` the key ``j`` is bounded by the query ``i`` and defaults to ``i // 
 ``StreamlitValueAboveMaxError`` ("The value 15 is greater than the max_value 14") in place of
 the page: a keyed slider whose ``max_value`` changed is a new widget to Streamlit, which took
 the value kept under its key, or the link's, over session state. A class of 40 on ``/cope``
-met it 2 times (cd839cf: 1). Now ``j`` goes back to its default whenever ``i`` moves, as it did
-when no error came (``posviz.ui.controls`` and ``posviz.ui.streamlit_private.seed_link``).
+met it 2 times (cd839cf: 1). Now ``j`` stays where it was while it fits (15 under ``i = 20``),
+is clamped when it does not (14 under ``i = 14``), and stays there when ``i`` moves back up
+(``posviz.ui.controls`` and ``posviz.ui.streamlit_private.seed_link``).
 """
 
 from __future__ import annotations
@@ -34,4 +35,4 @@ def test_a_kept_value_outside_its_moved_bounds_is_clamped_not_raised() -> None:
     with own_server(timeout=180) as (url, _):
         session, shown = run_async(_move_query_under_a_kept_key(url))
     assert session.result.exceptions == [], session.result.exceptions
-    assert shown == [[10.0], [7.0], [10.0]], shown  # i // 2
+    assert shown == [[15.0], [14.0], [14.0]], shown

@@ -132,8 +132,7 @@ def control(
     lo = p.min if min_value is None else min_value
     hi = p.max if max_value is None else max_value
 
-    given = key in pending  # a value given for this run (a deck's slide, a page switch)
-    if given:
+    if key in pending:
         value = pending.pop(key)
         seed({key: widget_value(p, value)})
         _write_link(p, value)  # a widget drawn for the first time: Streamlit leaves its value out of the link
@@ -155,13 +154,13 @@ def control(
         seed({key: widget_value(p, min(max(state[key], lo), hi))})  # bounds moved under a kept value
 
     if p.kind in ("int", "float"):
-        # Moved bounds make the widget new to Streamlit, which takes its default then, or a value kept
-        # under its key, or the link's (maybe one the bounds just left, which raised on screen): the
-        # default is seeded, unless a value was given, and the link made to say it
+        # Moved bounds make the widget new to Streamlit, which then takes its default, or a value kept
+        # under its key, or the link's (maybe one the bounds just left: that raised on screen). The
+        # value the reader sees stays, clamped to the new bounds, and the link is made to say it
         # (streamlit_private.seed_link).
         bounds = state.setdefault(_BOUNDS, {})
-        if key in state and bounds.get(key, (lo, hi)) != (lo, hi) and not given:
-            seed({key: widget_value(p, min(max(p.default, lo), hi))})
+        if key in state and bounds.get(key, (lo, hi)) != (lo, hi):
+            seed({key: widget_value(p, min(max(state[key], lo), hi))})
         bounds[key] = (lo, hi)
         if key in state and st.query_params.get_all(key) not in ([], [text := link_text(p, state[key])]):
             seed_link(key, text)

@@ -44,8 +44,7 @@ run. ``tests/ui/test_streamlit_private.py`` makes a file on click, sweeps twice,
 query-bound widget is seeded from the link, over session state. The link may still say a value
 the new bounds leave out (the address bar holds what the widget showed), and Streamlit raised
 ``StreamlitValueAboveMaxError`` on screen: 2 times in a class of 40 on ``/cope``.
-``posviz.ui.controls`` seeds the control's default whenever its bounds move (what Streamlit did
-when no error came), and
+``posviz.ui.controls`` seeds the value the reader sees, clamped, whenever a control's bounds move, and
 ``seed_link`` makes the link say the same for this run's seeding
 (``QueryParams._initial_query_params``); a history navigation (Back) is left to the link.
 ``tests/test_bounds_link.py`` moves the query under a kept key on a real server.

@@ -298,7 +298,7 @@ def test_moving_the_inspected_pair_rebuilds_only_its_figures(monkeypatch):
     assert counts == {**dict.fromkeys(counts, 1), "interpolation_figure": 2}
     change(at, "query", 10)
     assert counts == {**dict.fromkeys(counts, 1), "interpolation_figure": 3, "counting_figure": 2}
-    assert chart(at, "cope_interpolation").title.startswith("Query i = 10, key j = 5")  # key back to i // 2
+    assert chart(at, "cope_interpolation").title.startswith("Query i = 10, key j = 3")  # j stays while it fits
 
 
 def test_temperature_rebuilds_nothing_outside_random_mode(monkeypatch):
