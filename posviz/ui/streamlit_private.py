@@ -1,5 +1,5 @@
-"""The one place posviz touches Streamlit privates: the legacy ``pages/`` runner at a cold start, and
-the files a download button makes on click.
+"""The one place posviz touches Streamlit privates: the legacy ``pages/`` runner at a cold start, the
+files a download button makes on click, and the link seed of a widget whose bounds moved.
 
 **The legacy runner.**
 
