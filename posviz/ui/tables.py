@@ -38,15 +38,16 @@ def html_table(
     Every header and cell is escaped; a numeric column is aligned right; ``height`` (px) caps the box.
     """
     frame = _frame(data, hide_index)
-    numeric = [
-        len(frame) > 0 and all(isinstance(v, Number) and not isinstance(v, bool) for v in frame[c])
-        for c in frame.columns
+    columns = [frame.iloc[:, i].tolist() for i in range(frame.shape[1])]  # Python values, as itertuples gives
+    align = [
+        ' class="num"' if col and all(isinstance(v, Number) and not isinstance(v, bool) for v in col) else ""
+        for col in columns
     ]
-    align = [' class="num"' if n else "" for n in numeric]
-    head = "".join(f'<th scope="col"{a}>{html.escape(str(c))}</th>' for c, a in zip(frame.columns, align, strict=True))
+    escape = html.escape
+    head = "".join(f'<th scope="col"{a}>{escape(str(c))}</th>' for c, a in zip(frame.columns, align, strict=True))
     body = "".join(
-        "<tr>" + "".join(f"<td{a}>{html.escape(str(v))}</td>" for v, a in zip(row, align, strict=True)) + "</tr>"
-        for row in frame.itertuples(index=False)
+        "<tr>" + "".join([f"<td{a}>{escape(str(v))}</td>" for v, a in zip(row, align, strict=True)]) + "</tr>"
+        for row in zip(*columns, strict=True)
     )
     cap = "" if height is None else f' style="max-height: {int(height)}px"'
     return (

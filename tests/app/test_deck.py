@@ -169,6 +169,9 @@ def test_building_editing_and_downloading_a_deck():
     at.switch_page("pages/skew.py").run()
     at.button(key="deck_add").click().run()
     assert at.expander(key="deck_ed_open").label.startswith("Your deck: 2 steps")
+    assert not [t for t in at.text_input if t.key == "deck_ed_title"]  # closed: the editor is not drawn
+    at.session_state["deck_ed_open"] = True  # the reader opens it
+    at.run()
     at.text_input(key="deck_ed_title").set_value("My ALiBi lecture").run()
     picked = at.selectbox(key="deck_ed_pick")
     assert picked.value == 1  # the step just added
@@ -213,6 +216,8 @@ def test_rooms_are_capped_and_codes_checked():
 def test_uploading_a_deck_file_replaces_the_deck_being_written():
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
     assert not at.get("file_uploader")  # drawn only when asked for
+    at.session_state["deck_ed_open"] = True  # the deck's expander, opened
+    at.run()
     at.toggle(key="deck_ed_open_file").set_value(True).run()
     data = b'title = "Up"\n[[step]]\ntitle = "a"\nlink = "/alibi?heads=2"\n[[step]]\nlink = "/nowhere"\n'
     at.file_uploader(key="deck_ed_upload").set_value(("up.toml", data, "application/toml")).run()

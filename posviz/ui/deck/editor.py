@@ -101,7 +101,15 @@ def sidebar(page: str, title: str, run: DeckRun | None) -> None:
     d = _draft()
     steps = d["steps"]
     label = ngettext("Your deck: {n} step", "Your deck: {n} steps", len(steps)).format(n=len(steps))
-    with st.expander(label, icon=":material/slideshow:", key="deck_ed_open"):
+    # Built and drawn only while open (a rerun on each toggle), as a figure's code block: closed, the
+    # editor costs every rerun of every page one expander instead of its dozen widgets. Its label counts
+    # the steps, and a new label is a new expander to Streamlit: it opens as the reader left it.
+    was_open = bool(st.session_state.get("deck_ed_open", False))
+    with st.expander(
+        label, icon=":material/slideshow:", key="deck_ed_open", expanded=was_open, on_change="rerun"
+    ) as box:
+        if not box.open:
+            return
         if run is not None:
             st.button(
                 _("Edit a copy of the deck on screen"), key="deck_ed_copy", on_click=_edit_copy, args=(run.value,)
