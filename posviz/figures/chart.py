@@ -22,7 +22,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.io.json import to_json_plotly
 
-from posviz.figures.plotly_private import encoded_spec, figure_of
+from posviz.figures.plotly_private import encoded_spec, figure_of, plain_spec
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,7 +40,11 @@ class Chart:
     @classmethod
     def of(cls, figure: go.Figure | Mapping[str, Any], csv: Callable[[], str] | None = None) -> Chart:
         """A chart of ``figure`` (a ``go.Figure`` or a plain spec), converted once."""
-        spec = figure.to_dict() if isinstance(figure, go.Figure) else encoded_spec(typed_arrays(dict(figure)))
+        plain = plain_spec(figure)  # a finished figure whose view was never built: its spec, not to_dict()
+        if plain is None and isinstance(figure, go.Figure):
+            spec = figure.to_dict()
+        else:
+            spec = encoded_spec(typed_arrays(dict(figure if plain is None else plain)))
         return cls(spec, None if csv is None else functools.cache(csv))
 
     @functools.cached_property

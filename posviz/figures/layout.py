@@ -21,7 +21,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from posviz.figures.plotly_private import figure_of
+from posviz.figures.plotly_private import lazy_figure, plain_spec
 
 LINE_EM = 1.3  # Plotly's line height for text with <br>
 # The app's own font (Streamlit serves it, so every viewer has it); measured mean
@@ -99,9 +99,11 @@ def subplot_grid(
 
 def _parts(fig: go.Figure | dict[str, Any]) -> tuple[list[Any], dict[str, Any], dict[str, Any]]:
     """A figure's traces and layout as plain data (the caller's to edit), and its frames."""
-    if isinstance(fig, dict):
-        rest = {"frames": fig["frames"]} if fig.get("frames") else {}
-        return list(fig.get("data", [])), fig.get("layout", {}), rest
+    spec = plain_spec(fig)
+    if spec is not None or isinstance(fig, dict):
+        spec = fig if spec is None else spec
+        rest = {"frames": spec["frames"]} if spec.get("frames") else {}
+        return list(spec.get("data", [])), spec.get("layout", {}), rest
     rest = {"frames": [frame.to_plotly_json() for frame in fig.frames]} if fig.frames else {}
     return [trace.to_plotly_json() for trace in fig.data], fig.layout.to_plotly_json(), rest
 
@@ -420,7 +422,7 @@ def finish(
     for name in _layout_axes(layout):
         _merge(layout.setdefault(name, {}), dict(automargin=True, title=dict(standoff=8)))
     spec = dict(data=data, layout=layout, **rest)
-    return spec if plain else figure_of(spec)
+    return spec if plain else lazy_figure(spec)
 
 
 def retitle(fig: go.Figure, title: str, *, lecture: bool) -> go.Figure:

@@ -14,6 +14,7 @@ starts to change a spec built this way.
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Any
 
 import plotly.graph_objects as go
@@ -23,6 +24,54 @@ from _plotly_utils.utils import convert_to_base64
 def figure_of(spec: dict[str, Any]) -> go.Figure:
     """``go.Figure(spec)`` for a spec Plotly's validators accept as it is (``data``, ``layout``, ``frames``)."""
     return go.Figure(spec, _validate=False)
+
+
+_build_lock = threading.Lock()
+
+
+class SpecFigure(go.Figure):
+    """A ``go.Figure`` kept as its spec (plain data) until something reads its object view.
+
+    What :func:`posviz.figures.layout.finish` returns. A figure function of the app hands it to
+    :meth:`posviz.figures.chart.Chart.of`, which encodes :attr:`spec` and never builds the view: building
+    it (``go.Figure.__init__``, validation or not) and converting it back (``to_dict``, two deep copies of
+    every array) cost more than the rest of a new view's figure, 20 ms and more for a grid of panels. A
+    notebook or a test that reads the figure (``fig.layout``, ``fig.show()``) builds the view then, once;
+    from then on the view is the figure and the spec is stale (:attr:`built`).
+    """
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        # No go.Figure.__init__ yet: the object view is built on first use (__getattr__).
+        object.__setattr__(self, "_posviz_spec", spec)
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only when normal lookup fails: before the view exists, none of its attributes do.
+        if name.startswith("__") or "_data_objs" in self.__dict__:
+            raise AttributeError(name)
+        with _build_lock:
+            if "_data_objs" not in self.__dict__:
+                go.Figure.__init__(self, self._posviz_spec, _validate=False)
+        return getattr(self, name)
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The plain data the figure was made from (stale once :attr:`built`)."""
+        return self._posviz_spec
+
+    @property
+    def built(self) -> bool:
+        """Whether the object view exists (then it, not the spec, is the figure)."""
+        return "_data_objs" in self.__dict__
+
+
+def lazy_figure(spec: dict[str, Any]) -> SpecFigure:
+    """``figure_of(spec)``, built only when its object view is first read (:class:`SpecFigure`)."""
+    return SpecFigure(spec)
+
+
+def plain_spec(fig: Any) -> dict[str, Any] | None:
+    """The plain data of a :class:`SpecFigure` whose view is not built, or None for any other figure."""
+    return fig.spec if isinstance(fig, SpecFigure) and not fig.built else None
 
 
 def encoded_spec(spec: dict[str, Any]) -> dict[str, Any]:

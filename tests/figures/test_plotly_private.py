@@ -13,7 +13,8 @@ import plotly.io as pio
 import pytest
 from plotly.basedatatypes import BaseFigure
 
-from posviz.figures.plotly_private import figure_of
+from posviz.figures.chart import Chart
+from posviz.figures.plotly_private import SpecFigure, figure_of, lazy_figure
 
 SPEC = {
     "data": [{"type": "heatmap", "z": np.arange(6, dtype=np.float32).reshape(2, 3), "colorscale": [[0, "#000"]]}],
@@ -39,6 +40,23 @@ def test_figure_of_a_valid_spec_is_the_validated_figure():
     assert [f.name for f in ours.frames] == ["one"]
     encoded = figure_of(ours.to_dict())  # what posviz.ui.cache keeps: arrays encoded once
     assert encoded.data[0].z["bdata"] and json.loads(pio.to_json(encoded)) == json.loads(pio.to_json(theirs))
+
+
+def test_a_built_figure_still_marks_itself_as_spec_figure_reads_it():
+    assert "_data_objs" in figure_of(SPEC).__dict__  # SpecFigure.built reads this attribute
+
+
+def test_a_lazy_figure_is_built_only_when_read_and_then_is_the_figure():
+    lazy = lazy_figure(dict(SPEC))
+    assert isinstance(lazy, go.Figure) and not lazy.built
+    chart = Chart.of(lazy)  # a figure function's path: the spec, never the object view
+    assert not lazy.built
+    assert chart.spec == figure_of(dict(SPEC)).to_dict()
+    assert lazy.layout.title.text == "t" and lazy.built  # read: built once, from the spec
+    assert json.loads(pio.to_json(lazy)) == json.loads(pio.to_json(go.Figure(SPEC)))
+    lazy.update_layout(title_text="u")  # from now on the view is the figure
+    assert Chart.of(lazy).spec["layout"]["title"]["text"] == "u"
+    assert isinstance(SpecFigure(dict(SPEC)).to_dict()["data"][0]["z"], dict)  # any method builds it first
 
 
 PRIVATE = re.compile(r"_plotly_utils|\b_validate\b|\._data\b|\._layout\b|_grid_str|_grid_ref|_frame_objs|\._props\b")
