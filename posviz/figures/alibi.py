@@ -45,15 +45,16 @@ def slopes_figure(slopes, *, closest: int, lecture: bool = False) -> go.Figure:
     lk = look(lecture)
     m = as_array(slopes).astype(np.float64)
     heads = np.arange(1, len(m) + 1)
-    fig = go.Figure()
+    traces = []  # plain data: built once, by finish
     for sel, name, color in (
         (heads <= closest, _("slopes of {n} heads: 2^(−8h/{n})").format(n=closest), BASE_COLOR),
         (heads > closest, _("every other slope of {n} heads").format(n=2 * closest), EXTRA_COLOR),
     ):
         if not sel.any():
             continue
-        fig.add_trace(
-            go.Scatter(
+        traces.append(
+            dict(
+                type="scatter",
                 x=compact(heads[sel]),
                 y=m[sel].astype(np.float32),
                 mode="markers+lines" if len(m) <= 64 else "markers",
@@ -64,10 +65,12 @@ def slopes_figure(slopes, *, closest: int, lecture: bool = False) -> go.Figure:
                 hovertemplate=_("head %{x}<br>m = %{y:.6g} = %{customdata}") + "<extra></extra>",
             )
         )
-    fig.update_xaxes(title_text=_("head h"))
-    fig.update_yaxes(title_text=_("slope m (log)"), type="log", exponentformat="power")
+    layout = dict(
+        xaxis=dict(title=dict(text=_("head h"))),
+        yaxis=dict(title=dict(text=_("slope m (log)")), type="log", exponentformat="power"),
+    )
     return finish(
-        fig,
+        dict(data=traces, layout=layout),
         title=_("Slopes of {heads} heads: a geometric sequence").format(heads=len(m)),
         subtitle=_("steepest m = {steep} (looks a few tokens back), flattest m = {flat} (sees far)").format(
             steep=number(m.max()), flat=number(m.min())
@@ -83,7 +86,7 @@ def interleave_figure(base, doubled, extra, *, heads: int, lecture: bool = False
     base, doubled, extra = (as_array(x).astype(np.float64) for x in (base, doubled, extra))
     p = len(base)
     rows = [_("{n} heads").format(n=n) for n in (p, 2 * p, heads)]
-    fig = go.Figure()
+    traces = []  # plain data: built once, by finish
     taken = np.zeros(len(doubled), dtype=bool)
     taken[0::2][: len(extra)] = True
     final = np.concatenate([base, extra])
@@ -106,8 +109,9 @@ def interleave_figure(base, doubled, extra, *, heads: int, lecture: bool = False
         ),
     ]
     for row, values, colors, labels in kinds:
-        fig.add_trace(
-            go.Scatter(
+        traces.append(
+            dict(
+                type="scatter",
                 x=values.astype(np.float32),
                 y=[row] * len(values),
                 mode="markers",
@@ -118,8 +122,10 @@ def interleave_figure(base, doubled, extra, *, heads: int, lecture: bool = False
                 hovertemplate="%{text}<br>m = %{x:.6g}<extra>" + row + "</extra>",
             )
         )
-    fig.update_xaxes(title_text=_("slope m (log)"), type="log", exponentformat="power")
-    fig.update_yaxes(title_text="", categoryorder="array", categoryarray=rows[::-1])
+    layout = dict(
+        xaxis=dict(title=dict(text=_("slope m (log)")), type="log", exponentformat="power"),
+        yaxis=dict(title=dict(text=""), categoryorder="array", categoryarray=rows[::-1]),
+    )
     if heads == p:
         note = _("{heads} is a power of two: the slopes are 2^(−8h/{heads}) and nothing is borrowed").format(
             heads=heads
@@ -130,7 +136,7 @@ def interleave_figure(base, doubled, extra, *, heads: int, lecture: bool = False
             "of {doubled} heads (red: every other one, the first {extra})"
         ).format(heads=heads, p=p, extra=len(extra), doubled=2 * p)
     return finish(
-        fig,
+        dict(data=traces, layout=layout),
         title=_("Where each slope comes from (get_slopes)"),
         subtitle=subtitle_lines(note, _("the borrowed slopes fall halfway (in log) between their neighbours")),
         lecture=lecture,
@@ -200,14 +206,15 @@ def receptive_field_figure(
     w = as_array(weights).astype(np.float64)
     reach = as_array(reach).astype(np.int64)
     m = as_array(slopes).astype(np.float64)
-    fig = go.Figure()
+    traces = []  # plain data: built once, by finish
     keep = d > 0
     n = len(as_array(heads_shown))
     for i, h in enumerate(as_array(heads_shown).tolist()):
         color = f"hsl({int(240 * i / max(n - 1, 1))}, 70%, 45%)"
         name = _("head {h}, m = {m}: 90% within {reach}").format(h=h + 1, m=number(m[i], 3), reach=reach[i])
-        fig.add_trace(
-            go.Scatter(
+        traces.append(
+            dict(
+                type="scatter",
                 x=compact(d[keep]),
                 y=w[i][keep].astype(np.float32),
                 mode="lines",
@@ -217,8 +224,9 @@ def receptive_field_figure(
                 + f"<extra>{_('head {h}').format(h=h + 1)}</extra>",
             )
         )
-    fig.add_trace(
-        go.Scatter(
+    traces.append(
+        dict(
+            type="scatter",
             x=compact(np.maximum(reach, 1)),
             y=np.full(len(reach), 1e-6, dtype=np.float32),
             mode="markers",
@@ -228,10 +236,12 @@ def receptive_field_figure(
             hovertemplate=_("90% of the weight within distance %{customdata}") + "<extra></extra>",
         )
     )
-    fig.update_xaxes(title_text=_("distance i − j (log)"), type="log")
-    fig.update_yaxes(title_text=_("attention weight (log)"), type="log", exponentformat="power", range=[-6.2, 0.1])
+    layout = dict(
+        xaxis=dict(title=dict(text=_("distance i − j (log)")), type="log"),
+        yaxis=dict(title=dict(text=_("attention weight (log)")), type="log", exponentformat="power", range=[-6.2, 0.1]),
+    )
     return finish(
-        fig,
+        dict(data=traces, layout=layout),
         title=_("Receptive field: the last of {seq_len} queries, equal content scores").format(seq_len=seq_len),
         subtitle=subtitle_lines(
             _("softmax(−m d) over d = 0 … L − 1: geometric weights e^(−m d); about ln 10 / m tokens hold 90%"),

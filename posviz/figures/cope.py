@@ -47,17 +47,22 @@ def token_label(token: str) -> str:
 
 
 def _token_ticks(fig: go.Figure, q_pos, k_pos, tokens: list[str] | None) -> None:
-    """Tick labels 'position token' on both axes when few enough positions are shown."""
+    """Tick labels 'position token' on both axes when few enough positions are shown.
+
+    ``fig`` is a heatmap just finished (:func:`posviz.figures.common.heatmap`): its spec is edited as plain
+    data, before anything builds the figure."""
     if tokens is None:
         return
-    for update, pos in ((fig.update_xaxes, as_array(k_pos)), (fig.update_yaxes, as_array(q_pos))):
+    layout = fig.spec["layout"]
+    for name, pos in (("xaxis", as_array(k_pos)), ("yaxis", as_array(q_pos))):
         if len(pos) <= TOKEN_TICKS:
-            update(tickvals=compact(pos), ticktext=[f"{p} {token_label(tokens[int(p)])}" for p in pos], tickangle=0)
+            ticks = [f"{p} {token_label(tokens[int(p)])}" for p in pos]
+            layout.setdefault(name, {}).update(tickvals=compact(pos), ticktext=ticks, tickangle=0)
     if len(as_array(k_pos)) <= TOKEN_TICKS:
-        fig.update_xaxes(tickangle=-60)
+        layout.setdefault("xaxis", {})["tickangle"] = -60
     rows = len(as_array(q_pos))
     if rows <= TOKEN_TICKS:  # one legible line per token label
-        fig.update_layout(height=max(fig.layout.height or 0, 20 * rows + 260))
+        layout["height"] = max(layout.get("height") or 0, 20 * rows + 260)
 
 
 def gates_figure(
@@ -123,8 +128,9 @@ def positions_figure(
     if count:
         rows, cols = np.nonzero(clamped)
         q, k = as_array(q_pos), as_array(k_pos)
-        fig.add_trace(
-            go.Scatter(
+        fig.spec["data"].append(  # the heatmap just finished, still plain data
+            dict(
+                type="scatter",
                 x=compact(k[cols]),
                 y=compact(q[rows]),
                 mode="markers",

@@ -19,6 +19,7 @@ from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, look, number, subtitle_lines
 from posviz.figures.cope import token_label, toy_of
 from posviz.figures.csv import columns_csv
+from posviz.figures.marks import Mark, add_marks
 from posviz.i18n import _
 
 BAR_POINTS = 400  # keys in the counting bar chart
@@ -41,39 +42,40 @@ def interpolation_figure(
     lk = look(lecture)
     z = as_array(z_row).astype(np.float32)
     ps = compact(np.arange(len(z)))
-    fig = go.Figure(
-        go.Scatter(
+    traces = [  # plain data: built once, by finish
+        dict(
+            type="scatter",
             x=ps,
             y=z,
             mode="lines+markers" if len(z) <= 200 else "lines",
             name=_("z_i[p] = q_i · e[p], integer p"),
             line=dict(width=lk.line, color="#4c78a8"),
             hovertemplate="p = %{x}<br>z_i[p] = %{y:.4f}<extra></extra>",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
+        ),
+        dict(
+            type="scatter",
             x=np.array([floor, ceil], dtype=np.float32),
             y=np.array([z[floor], z[ceil]], dtype=np.float32),
             mode="markers",
             marker=dict(size=lk.font, color="#f58518", symbol="square"),
             name=f"floor = {floor}, ceil = {ceil}",
             hovertemplate="p = %{x}<br>z_i[p] = %{y:.4f}<extra></extra>",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
+        ),
+        dict(
+            type="scatter",
             x=np.array([p], dtype=np.float32),
             y=np.array([value], dtype=np.float32),
             mode="markers",
             marker=dict(size=lk.font + 6, color="#e45756", symbol="star"),
             name=_("z_i[p_ij] at p_ij = {p}").format(p=number(p)),
             hovertemplate="p_ij = %{x:.4f}<br>z_i[p_ij] = %{y:.4f}<extra></extra>",
-        )
+        ),
+    ]
+    layout = dict(
+        xaxis=dict(title=dict(text=_("position p"))),
+        yaxis=dict(title=dict(text=_("position logit z_i[p]"))),
     )
-    fig.add_vline(x=p, line=dict(dash="dot", color="#555"))
-    fig.update_xaxes(title_text=_("position p"))
-    fig.update_yaxes(title_text=_("position logit z_i[p]"))
+    fig = add_marks(dict(data=traces, layout=layout), [Mark(p)], line=dict(dash="dot", color="#555"))
     return finish(
         fig,
         title=_("Query i = {query}, key j = {key}: z_i[p_ij] between two integer positions").format(
@@ -104,37 +106,35 @@ def counting_figure(
     d = compact(as_array(distance))
     p = as_array(positions).astype(np.float32)
     labels = [token_label(t) for t in key_tokens]
-    fig = go.Figure(
-        go.Bar(
-            x=d,
-            y=p,
-            name=_("CoPE position p_ij"),
-            marker_color="#4c78a8",
-            customdata=np.stack([as_array(key_pos).astype(object), np.array(labels, dtype=object)], 1),
-            hovertemplate=_("key j = %{customdata[0]} · %{customdata[1]}")
-            + "<br>i − j = %{x}<br>p_ij = %{y:.3f}<extra></extra>",
-        )
+    bars = dict(  # plain data: built once, by finish
+        type="bar",
+        x=d,
+        y=p,
+        name=_("CoPE position p_ij"),
+        marker=dict(color="#4c78a8"),
+        customdata=np.stack([as_array(key_pos).astype(object), np.array(labels, dtype=object)], 1),
+        hovertemplate=_("key j = %{customdata[0]} · %{customdata[1]}")
+        + "<br>i − j = %{x}<br>p_ij = %{y:.3f}<extra></extra>",
     )
     line = np.minimum(d.astype(np.float32) + 1, npos_max - 1)
-    fig.add_trace(
-        go.Scatter(
-            x=d,
-            y=line.astype(np.float32),
-            mode="lines",
-            line=dict(dash="dot", width=lk.line, color="#555"),
-            name=_("every gate 1: i − j + 1 (relative)"),
-            hoverinfo="skip",
-        )
+    counted = dict(
+        type="scatter",
+        x=d,
+        y=line.astype(np.float32),
+        mode="lines",
+        line=dict(dash="dot", width=lk.line, color="#555"),
+        name=_("every gate 1: i − j + 1 (relative)"),
+        hoverinfo="skip",
     )
-    fig.add_hline(
-        y=npos_max - 1,
-        line=dict(dash="dash", color="#e45756"),
-        annotation_text=_("clamp npos_max − 1 = {top}").format(top=npos_max - 1),
-        annotation_position="top left",
+    layout = dict(
+        xaxis=dict(title=dict(text=_("token distance i − j"))),
+        yaxis=dict(title=dict(text=_("CoPE position p_ij")), rangemode="tozero"),
+        bargap=0.1,
     )
-    fig.update_xaxes(title_text=_("token distance i − j"))
-    fig.update_yaxes(title_text=_("CoPE position p_ij"), rangemode="tozero")
-    fig.update_layout(bargap=0.1)
+    clamp = Mark(npos_max - 1, _("clamp npos_max − 1 = {top}").format(top=npos_max - 1), "top left")
+    fig = add_marks(
+        dict(data=[bars, counted], layout=layout), [clamp], vertical=False, line=dict(dash="dash", color="#e45756")
+    )
     return finish(
         fig,
         title=_("Query i = {query}: what CoPE counts over the earlier tokens").format(query=query),

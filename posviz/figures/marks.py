@@ -78,5 +78,6 @@ def add_marks(
             labels.append(dict(text=m.label, showarrow=False, xanchor=xanchor, yanchor=yanchor, **at))
     layout = fig.setdefault("layout", {})
     layout["shapes"] = [*layout.get("shapes", []), *shapes]
-    layout["annotations"] = [*layout.get("annotations", []), *labels]
+    if labels or "annotations" in layout:
+        layout["annotations"] = [*layout.get("annotations", []), *labels]
     return fig

@@ -16,6 +16,7 @@ from posviz.figures.axes import Axes
 from posviz.figures.chart import Chart
 from posviz.figures.common import as_array, compact, finish, heatmap_grid, look, sample_note, subtitle_lines
 from posviz.figures.csv import columns_csv, panels_csv
+from posviz.figures.marks import Mark, add_marks
 from posviz.figures.t5 import on_axes, shown_axes
 from posviz.figures.t5_bias import bias_table, position_tensors
 from posviz.i18n import _
@@ -169,10 +170,11 @@ def attention_row_figure(
     lk = look(lecture)
     k = compact(as_array(k_pos))
     rel = compact(as_array(k_pos).astype(np.int64) - query)  # r = j - i for the hover
-    fig = go.Figure()
+    traces = []  # plain data: built once, by finish
     for y, name, dash in ((without, _("without bias"), "dot"), (with_bias, _("with bias"), "solid")):
-        fig.add_trace(
-            go.Scatter(
+        traces.append(
+            dict(
+                type="scatter",
                 x=k,
                 y=as_array(y).astype(np.float32),
                 customdata=rel,
@@ -183,9 +185,13 @@ def attention_row_figure(
                 + f"<extra>{name}</extra>",
             )
         )
-    fig.add_vline(x=query, line=dict(dash="dot", color="#555"), annotation_text=f"i = {query}")
-    fig.update_xaxes(title_text=_("key position j"), automargin=True)
-    fig.update_yaxes(title_text=_("attention weight"), automargin=True, rangemode="tozero")
+    layout = dict(
+        xaxis=dict(title=dict(text=_("key position j")), automargin=True),
+        yaxis=dict(title=dict(text=_("attention weight")), automargin=True, rangemode="tozero"),
+    )
+    fig = add_marks(
+        dict(data=traces, layout=layout), [Mark(query, f"i = {query}")], line=dict(dash="dot", color="#555")
+    )
     return finish(
         fig,
         title=_("Query i = {query}: where its attention goes").format(query=query),
