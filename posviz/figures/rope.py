@@ -24,6 +24,7 @@ from posviz.encodings.rope import (
 )
 from posviz.encodings.rope_scaling import ScalingOptions, rope_scaling
 from posviz.figures.chart import Chart
+from posviz.figures.colors import scale_stops
 from posviz.figures.common import DIVERGING, MAX_TEXT_CELLS, as_array, compact, finish, look, number, subtitle_lines
 from posviz.figures.csv import columns_csv, matrix_csv
 from posviz.figures.layout import axis_name, on_panel, subplot_grid
@@ -37,28 +38,33 @@ AT_M, AT_N = "#1f77b4", "#ff7f0e"
 LAYOUT_WORDS = {"interleaved": N_("interleaved"), "half": N_("half")}  # a layout in a title: "({layout} layout"
 
 
-def _component_heatmap(z, *, x_title: str, y_title: str, value_name: str, zmin: float, zmax: float, palette: str):
+def _component_heatmap(
+    z, *, x_title: str, y_title: str, value_name: str, zmin: float, zmax: float, palette: str
+) -> dict:
     z = f32(z)
     n_rows, n_cols = z.shape
     extra = {}
     if n_rows <= MAX_TEXT_CELLS and n_cols <= MAX_TEXT_CELLS:
         extra["texttemplate"] = "%{z:.2f}"
-    trace = go.Heatmap(
+    trace = dict(
+        type="heatmap",
         z=z,
         x=compact(np.arange(n_cols)),
         y=compact(np.arange(n_rows)),
-        colorscale=palette,
+        colorscale=scale_stops(palette),  # as a validated figure spells a named scale out
         zmin=zmin,
         zmax=zmax,
         colorbar=dict(title=dict(text=value_name, side="right")),
         hovertemplate=f"{y_title} = %{{y}}<br>{x_title} = %{{x}}<br>{value_name} = %{{z:.4g}}<extra></extra>",
         **extra,
     )
-    fig = go.Figure(trace)
     whole = {"dtick": 1} if max(n_rows, n_cols) <= 12 else {}
-    fig.update_xaxes(title_text=x_title, showgrid=False, zeroline=False, **whole)
-    fig.update_yaxes(title_text=y_title, autorange="reversed", showgrid=False, zeroline=False, **whole)
-    return fig
+    axes = dict(showgrid=False, zeroline=False, **whole)
+    layout = dict(
+        xaxis=dict(title=dict(text=x_title), **axes),
+        yaxis=dict(title=dict(text=y_title), autorange="reversed", **axes),
+    )
+    return dict(data=[trace], layout=layout)  # plain data: built once, by finish
 
 
 def rotation_matrix_figure(rot, *, position: int, layout: str, lecture: bool = False) -> go.Figure:
@@ -107,7 +113,9 @@ def permutation_figure(perm, *, lecture: bool = False) -> go.Figure:
         zmax=1,
         palette="Greys",
     )
-    fig.update_traces(texttemplate=None, showscale=False)
+    (trace,) = fig["data"]
+    trace.pop("texttemplate", None)
+    trace["showscale"] = False
     return finish(
         fig,
         title=_("The permutation between the layouts"),
