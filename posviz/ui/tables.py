@@ -25,9 +25,21 @@ import streamlit as st
 ROW_PX = 39  # a row's height at the body size: 16 px type, padding and border
 
 
-def _frame(data: pd.DataFrame | Mapping[str, Sequence[Any]], hide_index: bool) -> pd.DataFrame:
+def _columns(data: pd.DataFrame | Mapping[str, Sequence[Any]], hide_index: bool) -> tuple[list[Any], list[list[Any]]]:
+    """The headers and the columns (Python values, as ``itertuples`` gives them) of the table drawn.
+
+    Unless ``hide_index``, the index comes first under its name, as ``reset_index`` would put it.
+    """
     frame = pd.DataFrame(data) if not isinstance(data, pd.DataFrame) else data
-    return frame if hide_index else frame.reset_index()  # the index, under its name, becomes the first column
+    if not hide_index and (isinstance(frame.index, pd.MultiIndex) or frame.index.name in frame.columns):
+        frame, hide_index = frame.reset_index(), True  # rare: let pandas name the columns
+    headers = list(frame.columns)
+    columns = [column.tolist() for _name, column in frame.items()]
+    if not hide_index:
+        unnamed = "level_0" if "index" in headers else "index"
+        headers.insert(0, unnamed if frame.index.name is None else frame.index.name)
+        columns.insert(0, frame.index.tolist())
+    return headers, columns
 
 
 def html_table(
@@ -37,14 +49,13 @@ def html_table(
 
     Every header and cell is escaped; a numeric column is aligned right; ``height`` (px) caps the box.
     """
-    frame = _frame(data, hide_index)
-    columns = [frame.iloc[:, i].tolist() for i in range(frame.shape[1])]  # Python values, as itertuples gives
+    headers, columns = _columns(data, hide_index)
     align = [
         ' class="num"' if col and all(isinstance(v, Number) and not isinstance(v, bool) for v in col) else ""
         for col in columns
     ]
     escape = html.escape
-    head = "".join(f'<th scope="col"{a}>{escape(str(c))}</th>' for c, a in zip(frame.columns, align, strict=True))
+    head = "".join(f'<th scope="col"{a}>{escape(str(c))}</th>' for c, a in zip(headers, align, strict=True))
     body = "".join(
         "<tr>" + "".join([f"<td{a}>{escape(str(v))}</td>" for v, a in zip(row, align, strict=True)]) + "</tr>"
         for row in zip(*columns, strict=True)
