@@ -56,8 +56,9 @@ def profile_figure(distances, closed, measured: dict[str, np.ndarray], *, dim: i
     """``PE_p . PE_(p+r)`` against ``r``: the closed form and measurements from several starting positions."""
     lk = look(lecture)
     r = as_array(distances)
-    fig = go.Figure(
-        go.Scatter(
+    traces = [  # plain data: built once, by finish
+        dict(
+            type="scatter",
             x=compact(r),
             y=as_array(closed).astype(np.float32),
             mode="lines",
@@ -65,10 +66,11 @@ def profile_figure(distances, closed, measured: dict[str, np.ndarray], *, dim: i
             line=dict(width=lk.line, color="#444"),
             hovertemplate="r = %{x}<br>Σ cos(r θ_k) = %{y:.4f}<extra></extra>",
         )
-    )
+    ]
     for (name, y), color in zip(measured.items(), WAVE_COLORS, strict=False):
-        fig.add_trace(
-            go.Scatter(
+        traces.append(
+            dict(
+                type="scatter",
                 x=compact(r),
                 y=as_array(y).astype(np.float32),
                 mode="markers",
@@ -77,10 +79,12 @@ def profile_figure(distances, closed, measured: dict[str, np.ndarray], *, dim: i
                 hovertemplate=f"{name}<br>r = %{{x}}<br>PE_p · PE_(p+r) = %{{y:.4f}}<extra></extra>",
             )
         )
-    fig.update_xaxes(title_text=_("distance r (log)"), type="log" if r.min() > 0 else "linear")
-    fig.update_yaxes(title_text="PE_p · PE_(p+r)")
+    layout = dict(
+        xaxis=dict(title=dict(text=_("distance r (log)")), type="log" if r.min() > 0 else "linear"),
+        yaxis=dict(title=dict(text="PE_p · PE_(p+r)")),
+    )
     return finish(
-        fig,
+        dict(data=traces, layout=layout),
         title=_("The similarity depends on the distance only"),
         subtitle=subtitle_lines(
             _(

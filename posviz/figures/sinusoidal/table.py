@@ -21,6 +21,7 @@ from posviz.encodings.sinusoidal import (
     sinusoidal_wavelengths,
 )
 from posviz.figures.chart import Chart
+from posviz.figures.colors import scale_stops
 from posviz.figures.common import (
     DIVERGING,
     MASK_COLOR,
@@ -34,6 +35,7 @@ from posviz.figures.common import (
     subtitle_lines,
 )
 from posviz.figures.csv import columns_csv, matrix_csv
+from posviz.figures.marks import Mark, add_marks
 from posviz.i18n import DEFAULT, N_, _, current
 
 TABLE_POINTS = 192  # rows of the table heatmap
@@ -61,9 +63,10 @@ def _stride_note(positions, seq_len: int) -> str | None:
     )
 
 
-def _component_trace(table, positions, *, name: str, coloraxis: str = "coloraxis") -> go.Heatmap:
+def _component_trace(table, positions, *, name: str, coloraxis: str = "coloraxis") -> dict:
     z = as_array(table).astype(np.float32)
-    return go.Heatmap(
+    return dict(
+        type="heatmap",
         z=z,
         x=compact(np.arange(z.shape[1])),
         y=compact(as_array(positions)),
@@ -94,28 +97,32 @@ def table_figure(table, *, positions, seq_len: int, layout: str, base: float, le
     stride = _stride(positions)
     lengths = sinusoidal_component_wavelengths(torch.arange(dim), dim, base=base, layout=layout).numpy()  # (dim,)
     bad = aliased(lengths, stride)
-    fig = go.Figure(_component_trace(np.where(bad[None, :], np.nan, z), positions, name=layout))
-    fig.update_traces(hoverongaps=False)
-    fig.update_layout(coloraxis=dict(colorscale=DIVERGING, cmin=-1, cmax=1, cmid=0, colorbar=dict(title="PE")))
-    fig.update_xaxes(
-        title_text=_("component (fast → slow)") if layout == "interleaved" else _("component: sin | cos"),
-        showgrid=False,
+    trace = _component_trace(np.where(bad[None, :], np.nan, z), positions, name=layout)
+    trace["hoverongaps"] = False
+    axis_title = _("component (fast → slow)") if layout == "interleaved" else _("component: sin | cos")
+    spec = dict(  # plain data: built once, by finish
+        data=[trace],
+        layout=dict(
+            coloraxis=dict(
+                colorscale=scale_stops(DIVERGING), cmin=-1, cmax=1, cmid=0, colorbar=dict(title=dict(text="PE"))
+            ),
+            xaxis=dict(title=dict(text=axis_title), showgrid=False),
+            yaxis=dict(title=dict(text=_("position p")), autorange="reversed", showgrid=False),
+        ),
     )
-    fig.update_yaxes(title_text=_("position p"), autorange="reversed", showgrid=False)
     if layout == "concat":
-        fig.add_vline(x=dim / 2 - 0.5, line=dict(color="#111", dash="dash", width=look(lecture).line))
+        add_marks(spec, [Mark(dim / 2 - 0.5)], line=dict(color="#111", dash="dash", width=look(lecture).line))
     note = None
     if bad.any():
         label = _("λ < 2 × stride ({twice}): aliased in this sample, not drawn").format(twice=2 * stride)
         mask = np.broadcast_to(bad[None, :], z.shape)
-        for trace in mask_traces(mask, positions, np.arange(dim), label=label, lecture=lecture):
-            fig.add_trace(trace)
-        fig.update_layout(plot_bgcolor=MASK_COLOR)
+        spec["data"] += mask_traces(mask, positions, np.arange(dim), label=label, lecture=lecture)
+        spec["layout"]["plot_bgcolor"] = MASK_COLOR
         note = _("{bad} of {dim} components repeat faster than every {twice} tokens: grey").format(
             bad=int(bad.sum()), dim=dim, twice=2 * stride
         )
     return finish(
-        fig,
+        spec,
         title=_("The sinusoidal table, {layout}").format(layout=_(LAYOUT_NAMES[layout])),
         subtitle=subtitle_lines(
             _(
@@ -160,12 +167,13 @@ def waves_figure(
     bad = aliased(waves, stride) if waves is not None else np.zeros(len(comps), dtype=bool)
     span = float(pos.max() - pos.min()) if len(pos) else 1.0
     dense = waves is not None and bool((span / waves[~bad] > lk.width / DENSE_PX).any())
-    fig = go.Figure()
+    traces = []  # plain data: built once, by finish
     for c, (comp, label) in enumerate(zip(comps.tolist(), labels, strict=True)):
         color = WAVE_COLORS[c % len(WAVE_COLORS)]
         if bad[c]:  # its samples are aliasing noise: draw the range it fills instead
-            fig.add_trace(
-                go.Scatter(
+            traces.append(
+                dict(
+                    type="scatter",
                     x=np.array([pos[0], pos[-1], pos[-1], pos[0]], dtype=np.float32),
                     y=np.array([1, 1, -1, -1], dtype=np.float32),
                     fill="toself",
@@ -181,8 +189,9 @@ def waves_figure(
                 )
             )
             continue
-        fig.add_trace(
-            go.Scatter(
+        traces.append(
+            dict(
+                type="scatter",
                 x=compact(pos),
                 y=vals[:, c],
                 mode="lines",
@@ -194,11 +203,13 @@ def waves_figure(
                 + "<br>PE = %{y:.3f}<extra></extra>",
             )
         )
-    fig.update_xaxes(title_text=_("position p"))
-    fig.update_yaxes(title_text=_("PE(p, component)"), range=[-1.1, 1.1])
+    axes = dict(
+        xaxis=dict(title=dict(text=_("position p"))),
+        yaxis=dict(title=dict(text=_("PE(p, component)")), range=[-1.1, 1.1]),
+    )
     stride_note = _stride_note(pos, seq_len)
     return finish(
-        fig,
+        dict(data=traces, layout=axes),
         title=_("Chosen components against position: one wave per frequency"),
         subtitle=subtitle_lines(
             _(
