@@ -77,7 +77,8 @@ def add_marks(
             )
             labels.append(dict(text=m.label, showarrow=False, xanchor=xanchor, yanchor=yanchor, **at))
     layout = fig.setdefault("layout", {})
-    layout["shapes"] = [*layout.get("shapes", []), *shapes]
+    if shapes or "shapes" in layout:
+        layout["shapes"] = [*layout.get("shapes", []), *shapes]
     if labels or "annotations" in layout:
         layout["annotations"] = [*layout.get("annotations", []), *labels]
     return fig

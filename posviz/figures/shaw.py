@@ -14,7 +14,6 @@ import functools
 import numpy as np
 import plotly.graph_objects as go
 import torch
-from plotly.subplots import make_subplots
 
 from posviz.encodings.attention import logits_bytes
 from posviz.encodings.positions import display_positions, display_stride, relative_positions
@@ -26,6 +25,7 @@ from posviz.encodings.shaw import (
 )
 from posviz.figures.axes import Axes, Window, axes
 from posviz.figures.chart import Chart
+from posviz.figures.colors import scale_stops
 from posviz.figures.common import (
     DIVERGING,
     Panel,
@@ -38,7 +38,8 @@ from posviz.figures.common import (
     subtitle_lines,
 )
 from posviz.figures.csv import columns_csv, panels_csv
-from posviz.figures.layout import on_panel
+from posviz.figures.layout import axis_name, on_panel, subplot_grid
+from posviz.figures.marks import Mark, add_marks
 from posviz.figures.memory import bytes_figure
 from posviz.i18n import N_, _, ngettext
 
@@ -52,7 +53,10 @@ CLIP_LINE = dict(color="#111", width=2, dash="dash")
 
 
 def _clip_lines(fig: go.Figure, q_pos, k_pos, clip: int, cols: int, lecture: bool) -> None:
-    """Dashed diagonals ``j - i = +-K`` on every panel: beyond them, pairs share an edge row."""
+    """Dashed diagonals ``j - i = +-K`` on every panel: beyond them, pairs share an edge row.
+
+    ``fig`` is a heatmap row just finished (:func:`posviz.figures.common.heatmap_row`): the lines join its
+    spec as plain data, before anything builds the figure."""
     q, k = as_array(q_pos).astype(np.int64), as_array(k_pos).astype(np.int64)
     lw = look(lecture).line
     for sign in (1, -1):
@@ -61,8 +65,9 @@ def _clip_lines(fig: go.Figure, q_pos, k_pos, clip: int, cols: int, lecture: boo
         if not keep.any():
             continue
         for c in range(cols):
-            fig.add_trace(
-                go.Scatter(
+            fig.spec["data"].append(
+                dict(
+                    type="scatter",
                     x=x[keep],
                     y=q[keep],
                     mode="lines",
@@ -116,16 +121,18 @@ def table_figure(tables: dict[str, np.ndarray], *, clip: int, lecture: bool = Fa
     """
     lk = look(lecture)
     names = list(tables)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=[_(n) for n in names], horizontal_spacing=0.08)
+    layout = subplot_grid(1, len(names), titles=[_(n) for n in names], horizontal_spacing=0.08)
     values = np.concatenate([as_array(t).ravel() for t in tables.values()])
     bound = float(np.abs(values).max()) or 1.0
     # A large K (up to 4096: 8193 rows) is drawn as an even sample of at most MAX_TABLE_ROWS rows, ends included.
     shown = np.unique(np.linspace(0, 2 * clip, min(2 * clip + 1, MAX_TABLE_ROWS)).round().astype(np.int64))
     rows = shown - clip
+    traces = []  # plain data: built once, by finish
     for c, name in enumerate(names):
         table = as_array(tables[name]).astype(np.float32)[shown]
-        fig.add_trace(
-            go.Heatmap(
+        traces.append(
+            dict(
+                type="heatmap",
                 z=table,
                 x=np.arange(table.shape[1]),
                 y=rows,
@@ -133,17 +140,19 @@ def table_figure(tables: dict[str, np.ndarray], *, clip: int, lecture: bool = Fa
                 coloraxis="coloraxis",
                 hovertemplate=_("r = %{y} (table row %{customdata})<br>component %{x}<br>value = %{z:.3f}")
                 + "<extra></extra>",
-            ),
-            row=1,
-            col=c + 1,
+                **on_panel(c + 1),
+            )
         )
-        fig.update_xaxes(title_text=_("component"), row=1, col=c + 1)
-    fig.update_layout(
-        coloraxis=dict(colorscale=DIVERGING, cmin=-bound, cmax=bound, cmid=0.0, colorbar=dict(title=_("value")))
+        layout[axis_name("x", c + 1)].update(title=dict(text=_("component")), showgrid=False, zeroline=False)
+        y_axis = dict(autorange="reversed", showgrid=False, zeroline=False)
+        if clip <= 8:
+            y_axis["dtick"] = 1
+        layout[axis_name("y", c + 1)].update(y_axis)
+    layout["yaxis"]["title"] = dict(text=_("relative position r (row r + K)"))
+    layout["coloraxis"] = dict(
+        colorscale=scale_stops(DIVERGING), cmin=-bound, cmax=bound, cmid=0.0, colorbar=dict(title=dict(text=_("value")))
     )
-    fig.update_yaxes(title_text=_("relative position r (row r + K)"), row=1, col=1)
-    fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, dtick=1 if clip <= 8 else None)
-    fig.update_xaxes(showgrid=False, zeroline=False)
+    fig = dict(data=traces, layout=layout)
     fig = finish(
         fig,
         title=ngettext(
@@ -180,31 +189,31 @@ def relations_figure(r_row, *, row: int, k_pos, k_len: int, clip: int, index_row
     idx = np.broadcast_to(as_array(index_row)[None, :], z.shape)
     custom = np.stack([compact(rel).astype(np.int32), compact(idx).astype(np.int32)], axis=-1)
     bound = float(np.abs(z).max()) or 1.0
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            x=compact(k),
-            y=np.arange(dim),
-            customdata=custom,
-            colorscale=DIVERGING,
-            zmid=0.0,
-            zmin=-bound,
-            zmax=bound,
-            colorbar=dict(title=dict(text=_("value"), side="right")),
-            hovertemplate=_(
-                "key j = %{x}<br>r = j − i = %{customdata[0]}<br>table row %{customdata[1]}"
-                "<br>component %{y}<br>value = %{z:.3f}"
-            )
-            + "<extra></extra>",
+    trace = dict(  # plain data: built once, by finish
+        type="heatmap",
+        z=z,
+        x=compact(k),
+        y=np.arange(dim),
+        customdata=custom,
+        colorscale=scale_stops(DIVERGING),
+        zmid=0.0,
+        zmin=-bound,
+        zmax=bound,
+        colorbar=dict(title=dict(text=_("value"), side="right")),
+        hovertemplate=_(
+            "key j = %{x}<br>r = j − i = %{customdata[0]}<br>table row %{customdata[1]}"
+            "<br>component %{y}<br>value = %{z:.3f}"
         )
+        + "<extra></extra>",
     )
     lk = look(lecture)
-    clips = [(row - clip, "j = i − K"), (row + clip, "j = i + K")]
-    for x, label in clips:
-        if k.min() <= x <= k.max():
-            fig.add_vline(x=x, line={**CLIP_LINE, "width": lk.line}, annotation_text=label, annotation_position="top")
-    fig.update_xaxes(title_text=_("key position j"), showgrid=False, zeroline=False)
-    fig.update_yaxes(title_text=_("component of R[i, j]"), autorange="reversed", showgrid=False, zeroline=False)
+    layout = dict(
+        xaxis=dict(title=dict(text=_("key position j")), showgrid=False, zeroline=False),
+        yaxis=dict(title=dict(text=_("component of R[i, j]")), autorange="reversed", showgrid=False, zeroline=False),
+    )
+    fig = dict(data=[trace], layout=layout)
+    clips = [Mark(x, label, "top") for x, label in ((row - clip, "j = i − K"), (row + clip, "j = i + K"))]
+    add_marks(fig, [m for m in clips if k.min() <= m.at <= k.max()], line={**CLIP_LINE, "width": lk.line})
     note = sample_note(np.array([row]), k, 1, k_len)
     return finish(
         fig,
