@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from posviz.encodings.skew import SkewSteps, SkewWalkthrough, skew_walkthrough
 from posviz.figures.chart import Chart
+from posviz.figures.colors import plain
 from posviz.figures.common import (
     MASK_COLOR,
     as_array,
@@ -147,7 +148,7 @@ def skew_walk(steps: SkewSteps, sources: SkewSteps, *, variant: str, seq_len: in
     )
 
 
-def _trace(walk: Walk, grid: Grid) -> go.Heatmap:
+def _trace(walk: Walk, grid: Grid) -> dict:
     row, col = np.divmod(grid.source, walk.in_cols)
     z = _colour(grid, in_cols=walk.in_cols, center=walk.center, colour_by=walk.colour_by)
     name = _("r held") if walk.colour_by == "distance" else _("from row")
@@ -164,32 +165,38 @@ def _trace(walk: Walk, grid: Grid) -> go.Heatmap:
     if walk.text:
         words = np.where(grid.source < 0, "", np.char.mod("%.2f", grid.values))  # pads get their own "0"
         extra.update(text=words, texttemplate="%{text}")
-    return go.Heatmap(
-        z=z,
-        x=np.arange(grid.values.shape[1]),
-        y=np.arange(grid.values.shape[0]),
-        zmin=walk.zmin,
-        zmax=walk.zmax,
-        colorscale="Viridis",
-        hoverongaps=False,
-        colorbar=dict(title=dict(text=name, side="right")),
-        **extra,
+    return plain(  # plain data (named scale spelled out): a step's figure is built once, by finish
+        dict(
+            type="heatmap",
+            z=z,
+            x=np.arange(grid.values.shape[1]),
+            y=np.arange(grid.values.shape[0]),
+            zmin=walk.zmin,
+            zmax=walk.zmax,
+            colorscale="Viridis",
+            hoverongaps=False,
+            colorbar=dict(title=dict(text=name, side="right")),
+            **extra,
+        )
     )
 
 
-def _pads(grid: Grid, text: bool) -> go.Scatter:
+def _pads(grid: Grid, text: bool) -> dict:
     """The padded zeros: a mark (and a 0) on the grey cells."""
     ys, xs = np.nonzero(grid.source < 0)
-    return go.Scatter(
-        x=xs,
-        y=ys,
-        mode="text" if text else "markers",
-        text=["0"] * len(xs) if text else None,
-        marker=dict(symbol="square-open", color="#555", size=4) if not text else None,
-        textfont=dict(color="#222"),
-        name=_("padded zero"),
-        hovertemplate=_("padded zero") + "<extra></extra>",
-        showlegend=False,
+    return plain(
+        dict(
+            type="scatter",
+            x=xs,
+            y=ys,
+            mode="text" if text else "markers",
+            text=["0"] * len(xs) if text else None,
+            marker=dict(symbol="square-open", color="#555", size=4) if not text else None,
+            textfont=dict(color="#222"),
+            name=_("padded zero"),
+            hovertemplate=_("padded zero") + "<extra></extra>",
+            showlegend=False,
+        )
     )
 
 
@@ -213,8 +220,8 @@ def _axes_for(walk: Walk, step_index: int) -> dict:
 def skew_step_figure(walk: Walk, step: int, *, lecture: bool = False) -> go.Figure:
     """Step 1-4 of the walk-through: the matrix, coloured by where each cell came from."""
     grid = walk.grids[step - 1]
-    fig = go.Figure([_trace(walk, grid), _pads(grid, walk.text)])
-    fig.update_layout(plot_bgcolor=MASK_COLOR, **_axes_for(walk, step - 1))
+    fig = dict(data=[_trace(walk, grid), _pads(grid, walk.text)], layout=dict(plot_bgcolor=MASK_COLOR))
+    fig["layout"].update(_axes_for(walk, step - 1))
     sub = subtitle_lines(
         _("colour: the {what} (it stays with the value from step to step); grey: a padded zero").format(
             what=_(COLOUR_BY[walk.colour_by])
