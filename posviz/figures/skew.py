@@ -220,8 +220,8 @@ def _axes_for(walk: Walk, step_index: int) -> dict:
 def skew_step_figure(walk: Walk, step: int, *, lecture: bool = False) -> go.Figure:
     """Step 1-4 of the walk-through: the matrix, coloured by where each cell came from."""
     grid = walk.grids[step - 1]
-    fig = dict(data=[_trace(walk, grid), _pads(grid, walk.text)], layout=dict(plot_bgcolor=MASK_COLOR))
-    fig["layout"].update(_axes_for(walk, step - 1))
+    layout = dict(plot_bgcolor=MASK_COLOR, **_axes_for(walk, step - 1))
+    fig = dict(data=[_trace(walk, grid), _pads(grid, walk.text)], layout=layout)
     sub = subtitle_lines(
         _("colour: the {what} (it stays with the value from step to step); grey: a padded zero").format(
             what=_(COLOUR_BY[walk.colour_by])

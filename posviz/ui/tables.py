@@ -32,7 +32,7 @@ def _columns(data: pd.DataFrame | Mapping[str, Sequence[Any]], hide_index: bool)
     """
     frame = pd.DataFrame(data) if not isinstance(data, pd.DataFrame) else data
     if not hide_index and (isinstance(frame.index, pd.MultiIndex) or frame.index.name in frame.columns):
-        frame, hide_index = frame.reset_index(), True  # rare: let pandas name the columns
+        frame, hide_index = frame.reset_index(), True  # pandas names these (and refuses a clash, as before)
     headers = list(frame.columns)
     columns = [column.tolist() for _name, column in frame.items()]
     if not hide_index:
@@ -54,10 +54,9 @@ def html_table(
         ' class="num"' if col and all(isinstance(v, Number) and not isinstance(v, bool) for v in col) else ""
         for col in columns
     ]
-    escape = html.escape
-    head = "".join(f'<th scope="col"{a}>{escape(str(c))}</th>' for c, a in zip(headers, align, strict=True))
+    head = "".join(f'<th scope="col"{a}>{html.escape(str(c))}</th>' for c, a in zip(headers, align, strict=True))
     body = "".join(
-        "<tr>" + "".join([f"<td{a}>{escape(str(v))}</td>" for v, a in zip(row, align, strict=True)]) + "</tr>"
+        "<tr>" + "".join(f"<td{a}>{html.escape(str(v))}</td>" for v, a in zip(row, align, strict=True)) + "</tr>"
         for row in zip(*columns, strict=True)
     )
     cap = "" if height is None else f' style="max-height: {int(height)}px"'
